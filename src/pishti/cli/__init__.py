@@ -1,0 +1,11 @@
+"""The ``pishti`` command.  Each subcommand registers itself on import."""
+
+from __future__ import annotations
+
+from pishti.cli import replay, simulate  # noqa: F401  (registers the subcommands)
+from pishti.cli.app import app
+
+
+def main() -> None:
+    """Run the ``pishti`` command."""
+    app()

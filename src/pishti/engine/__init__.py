@@ -1,0 +1,100 @@
+"""The Pishti rules engine: cards, decks, matches, events and seat views.
+
+Pure game logic: it never imports the server or the database.  See RULES.md
+for the rule numbers cited in docstrings (R3.2 ...).
+"""
+
+from pishti.engine.cards import (
+    ACE,
+    ALL_CARDS,
+    JACK,
+    RANKS,
+    SUITS,
+    Card,
+    card_symbol,
+    card_text,
+    cards_text,
+    parse_card,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
+from pishti.engine.deck import (
+    CAPTURE,
+    JACK_PISHTI,
+    LAID,
+    PISHTI,
+    Deck,
+    TeamCount,
+    deal_deck,
+    team_of,
+)
+from pishti.engine.errors import CardError, DealError, IllegalPlay, PishtiError
+from pishti.engine.events import (
+    CardPlayed,
+    CardsDealt,
+    DeckCounted,
+    DeckStarted,
+    Event,
+    JackPishti,
+    MatchOver,
+    PileCaptured,
+    Pishti,
+)
+from pishti.engine.match import (
+    DEFAULT_TARGET,
+    MAX_DECKS,
+    TARGETS,
+    Match,
+    NoMoreDecks,
+    Play,
+    decide,
+)
+from pishti.engine.view import SeatView, event_for_seat, seat_view
+
+__all__ = [
+    "ACE",
+    "ALL_CARDS",
+    "CAPTURE",
+    "DEFAULT_TARGET",
+    "JACK",
+    "JACK_PISHTI",
+    "LAID",
+    "MAX_DECKS",
+    "PISHTI",
+    "RANKS",
+    "SUITS",
+    "TARGETS",
+    "Card",
+    "CardError",
+    "CardPlayed",
+    "CardsDealt",
+    "DealError",
+    "Deck",
+    "DeckCounted",
+    "DeckStarted",
+    "Event",
+    "IllegalPlay",
+    "JackPishti",
+    "Match",
+    "MatchOver",
+    "NoMoreDecks",
+    "PileCaptured",
+    "Pishti",
+    "PishtiError",
+    "Play",
+    "SeatView",
+    "TeamCount",
+    "card_symbol",
+    "card_text",
+    "cards_text",
+    "deal_deck",
+    "decide",
+    "event_for_seat",
+    "parse_card",
+    "parse_cards",
+    "rank_of",
+    "seat_view",
+    "suit_of",
+    "team_of",
+]

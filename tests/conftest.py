@@ -1,0 +1,7 @@
+"""Shared test settings."""
+
+from hypothesis import settings
+
+settings.register_profile("ci", max_examples=200, deadline=None)
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.load_profile("ci")
