@@ -25,6 +25,7 @@ class SeatView:
         players: 4 or 2.  target: points to reach (R6.1).
         deck: the deck number, from 0.  dealer: the deck's dealer.
         hand: this seat's cards.
+        face_up: the card turned face up on the middle when the deck was laid (R2.2).
         top_card: the pile's top card, or None on an empty table.
         pile_size: how many cards the pile holds (the face-down ones included).
         hand_sizes: how many cards each seat holds, by seat.
@@ -45,6 +46,7 @@ class SeatView:
     deck: int
     dealer: int
     hand: tuple[Card, ...]
+    face_up: Card
     top_card: Card | None
     pile_size: int
     hand_sizes: tuple[int, ...]
@@ -83,6 +85,7 @@ def seat_view(match: Match, seat: int) -> SeatView:
         deck=match.deck_number,
         dealer=deck.dealer,
         hand=tuple(deck.hands[seat]),
+        face_up=deck.middle[3],
         top_card=deck.pile[-1] if deck.pile else None,
         pile_size=len(deck.pile),
         hand_sizes=tuple(len(h) for h in deck.hands),
