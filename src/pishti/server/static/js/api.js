@@ -1,0 +1,62 @@
+// The table server's HTTP API (docs/protocol.md, "HTTP").
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", String(err));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(response.status, error.code || "http", error.message || response.statusText);
+  }
+  return data;
+}
+
+/** Create a table; the creator owns it and sits at seat 0. */
+export function createTable({ name, players, target, tempo }) {
+  return call("POST", "/api/tables", { name, players, target, tempo });
+}
+
+/** The public lobby of a table. */
+export function getTable(tableId) {
+  return call("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+}
+
+/** Take a seat (`seat` null: any free seat). */
+export function joinTable(tableId, name, seat = null) {
+  return call("POST", `/api/tables/${encodeURIComponent(tableId)}/join`, { name, seat });
+}
+
+/** Where the finished match's record (R10) is downloaded from. */
+export function recordUrl(tableId) {
+  return `/api/tables/${encodeURIComponent(tableId)}/record`;
+}
+
+/** The table id in an invite link, a table path or a bare id; null if none. */
+export function tableIdFrom(text) {
+  const value = String(text || "").trim();
+  if (!value) return null;
+  const match = value.match(/\/t\/([A-Za-z0-9_-]+)/);
+  if (match) return match[1];
+  return /^[A-Za-z0-9_-]+$/.test(value) ? value : null;
+}

@@ -1,0 +1,228 @@
+// The application: picks the screen from the address and the table's status,
+// and ties the store, the socket and the screens together.
+
+import { ApiError, getTable, joinTable } from "./api.js";
+import { onLanguageChange, t } from "./i18n.js";
+import { EndScreen } from "./screens/end.js";
+import { LobbyScreen } from "./screens/lobby.js";
+import { StartScreen } from "./screens/start.js";
+import { TableScreen } from "./screens/table.js";
+import { TableSocket } from "./socket.js";
+import { Store } from "./state.js";
+import * as storage from "./storage.js";
+import { h } from "./ui/dom.js";
+import { errorText } from "./ui/errors.js";
+
+const SCREENS = { waiting: LobbyScreen, playing: TableScreen, finished: EndScreen };
+
+export class App {
+  constructor(root) {
+    this.root = root;
+    this.screen = null;
+    this.screenKind = null;
+    this.store = null;
+    this.socket = null;
+    this.tableId = null;
+    this.lastResync = 0;
+    this.connBanner = document.getElementById("connection");
+    this.connState = null;
+    onLanguageChange(() => this.rerender());
+    window.addEventListener("popstate", () => this.route());
+  }
+
+  navigate(path) {
+    if (location.pathname !== path) history.pushState(null, "", path);
+    this.route();
+  }
+
+  route() {
+    this.teardown();
+    const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
+    if (match) this.openTable(match[1]);
+    else this.show("start", StartScreen, { navigate: (p) => this.navigate(p) });
+  }
+
+  teardown() {
+    if (this.socket) this.socket.stop();
+    this.socket = null;
+    this.store = null;
+    this.tableId = null;
+    this.setConnection(null);
+    this.destroyScreen();
+  }
+
+  destroyScreen() {
+    if (this.screen) this.screen.destroy();
+    this.screen = null;
+    this.screenKind = null;
+  }
+
+  show(kind, Screen, ctx) {
+    this.destroyScreen();
+    this.screenKind = kind;
+    this.screenCtx = { Screen, ctx };
+    this.screen = new Screen(this.root, ctx);
+    return this.screen;
+  }
+
+  /** Re-create the current screen in the new language. */
+  rerender() {
+    if (!this.screenCtx) return;
+    const { Screen, ctx } = this.screenCtx;
+    const kind = this.screenKind;
+    this.destroyScreen();
+    this.screenKind = kind;
+    this.screen = new Screen(this.root, ctx);
+    if (this.store && this.store.state.table) this.screen.update(this.store.state, []);
+    if (this.connState) this.setConnection(this.connState);
+  }
+
+  // ---- a table ------------------------------------------------------------
+
+  openTable(tableId) {
+    this.tableId = tableId;
+    const held = storage.getSeat(tableId);
+    if (held) this.connect(tableId, held.token);
+    else this.visit(tableId);
+  }
+
+  async visit(tableId) {
+    this.root.replaceChildren(h("p", { class: "loading" }, t("conn.connecting")));
+    let lobby;
+    try {
+      lobby = await getTable(tableId);
+    } catch (err) {
+      const text = err instanceof ApiError && err.status === 404 ? t("lobby.not_found") : errorText(err);
+      this.root.replaceChildren(
+        h(
+          "section",
+          { class: "screen message-screen" },
+          h("p", { class: "form-error", role: "alert" }, text),
+          h("a", { class: "button", href: "/" }, t("end.new_table")),
+        ),
+      );
+      return;
+    }
+    if (this.tableId !== tableId) return;
+    this.show("visitor", LobbyScreen, {
+      visitor: true,
+      lobby,
+      tableId,
+      name: storage.getName(),
+      join: async (name, seat) => {
+        try {
+          const joined = await joinTable(tableId, name, seat);
+          storage.setName(name);
+          storage.setSeat(tableId, joined.seat, joined.token);
+          this.destroyScreen();
+          this.connect(tableId, joined.token);
+        } catch (err) {
+          throw Object.assign(err, { text: errorText(err) });
+        }
+      },
+    });
+  }
+
+  connect(tableId, token) {
+    const store = new Store();
+    this.store = store;
+    this.root.replaceChildren(h("p", { class: "loading" }, t("conn.connecting")));
+    store.subscribe((state, effects) => this.onState(state, effects));
+    this.socket = new TableSocket(tableId, token, () => store.state.seq || null, {
+      message: (msg) => store.dispatch(msg),
+      status: (s) => this.setConnection(s),
+      unauthorized: () => {
+        storage.clearSeat(tableId);
+        this.socket = null;
+        this.store = null;
+        this.destroyScreen();
+        this.visit(tableId);
+      },
+    });
+    this.socket.connect();
+  }
+
+  onState(state, effects) {
+    if (!state.table) return;
+    const kind = state.table.status;
+    const Screen = SCREENS[kind];
+    if (!Screen) return;
+    if (this.screenKind !== kind) {
+      this.show(kind, Screen, { actions: this.actions(), store: this.store, tableId: this.tableId });
+    }
+    this.screen.update(state, effects);
+    document.title = this.title(state);
+    for (const effect of effects) {
+      if (effect.kind === "resync") this.resync();
+      else if (effect.kind === "error") this.toast(errorText(effect));
+    }
+  }
+
+  title(state) {
+    const view = state.view;
+    if (state.table.status === "playing" && view && view.to_play === state.seat) {
+      return `● ${t("table.your_turn")} · Pişti`;
+    }
+    return "Pişti";
+  }
+
+  resync() {
+    const now = Date.now();
+    if (!this.socket || now - this.lastResync < 3000) return;
+    this.lastResync = now;
+    console.warn("pishti: missed events, asking for a fresh snapshot");
+    this.socket.resync();
+  }
+
+  actions() {
+    const send = (msg) => this.socket && this.socket.send(msg);
+    return {
+      play: (card) => {
+        const state = this.store.state;
+        if (send({ type: "play", card, seq: state.seq })) {
+          state.pending = card;
+          this.store.notify([]);
+        }
+      },
+      addBot: (seat, level) => send({ type: "add_bot", seat, level }),
+      removeBot: (seat) => send({ type: "remove_bot", seat }),
+      start: () => send({ type: "start" }),
+      takeOver: () => send({ type: "take_over" }),
+      rematch: () => send({ type: "rematch" }),
+      leave: () => {
+        send({ type: "leave" });
+        storage.clearSeat(this.tableId);
+        this.navigate("/");
+      },
+    };
+  }
+
+  // ---- connection banner and messages ---------------------------------------
+
+  setConnection(state) {
+    const previous = this.connState;
+    this.connState = state;
+    const banner = this.connBanner;
+    clearTimeout(this.bannerTimer);
+    if (state === "reconnecting") {
+      banner.textContent = t("conn.reconnecting");
+      banner.dataset.state = "reconnecting";
+      banner.hidden = false;
+    } else if (state === "connecting") {
+      banner.hidden = true;
+    } else if (state === "open" && previous === "reconnecting") {
+      banner.textContent = t("conn.back");
+      banner.dataset.state = "back";
+      banner.hidden = false;
+      this.bannerTimer = setTimeout(() => (banner.hidden = true), 1500);
+    } else {
+      banner.hidden = true;
+    }
+  }
+
+  toast(text) {
+    const el = h("div", { class: "toast", role: "alert" }, text);
+    document.body.append(el);
+    setTimeout(() => el.remove(), 3500);
+  }
+}

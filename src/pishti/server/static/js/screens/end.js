@@ -1,0 +1,94 @@
+// The end of the match: the winner, the final scores, the last deck's count,
+// every deck's count, a rematch button and the match record to download.
+
+import { recordUrl } from "../api.js";
+import { t } from "../i18n.js";
+import { teamOf } from "../state.js";
+import { countTable, teamOrder } from "../ui/countTable.js";
+import { h } from "../ui/dom.js";
+import { seatName, teamLabel, teamNames } from "../ui/seats.js";
+
+export class EndScreen {
+  constructor(root, { actions, tableId }) {
+    this.actions = actions;
+    this.tableId = tableId;
+    this.section = h("section", { class: "screen end-screen", "aria-labelledby": "end-title" });
+    root.replaceChildren(this.section);
+  }
+
+  headline(state) {
+    const { table, seat } = state;
+    const winner = table.winner;
+    if (winner === null || winner === undefined) return t("end.draw");
+    if (seat === null || seat === undefined) return t("end.team_won", { team: teamLabel(table, winner, null) });
+    const mine = teamOf(seat, table.players);
+    if (table.players === 2) {
+      return winner === mine ? t("end.you_won") : t("end.you_lost", { name: seatName(table, winner) });
+    }
+    return winner === mine ? t("end.we_won") : t("end.we_lost");
+  }
+
+  update(state) {
+    const { table, seat } = state;
+    if (!table) return;
+    const order = teamOrder(table, seat);
+    const counts = table.deck_counts || [];
+    const last = counts[counts.length - 1];
+    const won = table.winner !== null && table.winner !== undefined && seat !== null && table.winner === teamOf(seat, table.players);
+    const focused = document.activeElement && document.activeElement.id;
+    this.section.replaceChildren(
+      h(
+        "div",
+        { class: `end-card${won ? " won" : ""}` },
+        h("p", { class: "end-kicker" }, t("end.title")),
+        h("h1", { id: "end-title", dataset: { winner: String(table.winner ?? "") } }, this.headline(state)),
+        h(
+          "div",
+          { class: "final-scores", id: "final-scores", role: "group", "aria-label": t("end.final") },
+          order.map((team) =>
+            h(
+              "div",
+              {
+                class: `final-team${team === table.winner ? " winner" : ""}`,
+                dataset: { team: String(team) },
+              },
+              h("span", { class: "final-label" }, teamLabel(table, team, seat)),
+              table.players === 4 ? h("small", {}, teamNames(table, team)) : null,
+              h("span", { class: "final-total" }, String(table.totals[team])),
+            ),
+          ),
+        ),
+        h("p", { class: "hint" }, t("end.decks", { n: counts.length }), " · ", t("table.target", { n: table.target })),
+        h(
+          "div",
+          { class: "end-actions" },
+          state.owner
+            ? h(
+                "button",
+                { type: "button", class: "primary", id: "rematch", on: { click: () => this.actions.rematch() } },
+                t("end.rematch"),
+              )
+            : h("p", { class: "hint" }, t("end.rematch_wait")),
+          h(
+            "a",
+            { class: "button", id: "download-record", href: recordUrl(this.tableId), download: `pishti-${this.tableId}.json` },
+            t("end.download"),
+          ),
+          h("a", { class: "button quiet", href: "/", id: "new-table" }, t("end.new_table")),
+        ),
+        last ? countTable(table, last, seat) : null,
+        counts.length > 1
+          ? h(
+              "details",
+              { class: "all-decks" },
+              h("summary", {}, t("count.history")),
+              h("div", { class: "count-history" }, counts.slice(0, -1).reverse().map((c) => countTable(table, c, seat))),
+            )
+          : null,
+      ),
+    );
+    if (focused) document.getElementById(focused)?.focus();
+  }
+
+  destroy() {}
+}

@@ -1,0 +1,260 @@
+// Before the match: the seats around the table, the invite link, and for the
+// owner bots and the start button.  A visitor with no seat picks one here.
+
+import { t } from "../i18n.js";
+import { h } from "../ui/dom.js";
+import { position, seatName } from "../ui/seats.js";
+import { teamOf } from "../state.js";
+
+const LEVELS = ["random", "novice", "standard", "expert"];
+
+export class LobbyScreen {
+  /**
+   * `ctx`: `{actions, tableId}` for a seated player (state from the store), or
+   * `{visitor: true, lobby, tableId, join(name, seat)}` for someone without a seat.
+   */
+  constructor(root, ctx) {
+    this.root = root;
+    this.ctx = ctx;
+    this.levels = {};
+    this.copied = false;
+    this.section = h("section", { class: "screen lobby-screen", "aria-labelledby": "lobby-title" });
+    root.replaceChildren(this.section);
+    if (ctx.visitor) this.render(ctx.lobby, null, false);
+  }
+
+  update(state) {
+    if (!state.table) return;
+    this.render(state.table, state.seat, state.owner);
+  }
+
+  render(table, me, owner) {
+    const players = table.players;
+    const focusedId = document.activeElement && document.activeElement.id;
+    const viewer = me ?? 0;
+    const seats = [];
+    for (let s = 0; s < players; s += 1) seats.push(this.seatBox(table, s, me, owner, viewer));
+    const ownerName = seatName(table, table.owner_seat ?? 0);
+    const center = h(
+      "div",
+      { class: "lobby-center" },
+      h("h1", { id: "lobby-title" }, t("lobby.title")),
+      h(
+        "p",
+        { class: "settings" },
+        t("lobby.settings", {
+          players,
+          target: table.target,
+          tempo: t(`tempo.${table.tempo}`),
+        }),
+      ),
+      this.inviteBox(),
+      this.ctx.visitor ? this.visitorBox(table) : null,
+      !this.ctx.visitor && owner
+        ? h(
+            "div",
+            { class: "start-box" },
+            h(
+              "button",
+              {
+                type: "button",
+                class: "primary",
+                id: "start-match",
+                on: { click: () => this.ctx.actions.start() },
+              },
+              t("lobby.start"),
+            ),
+            h("p", { class: "hint" }, t("lobby.start_hint")),
+          )
+        : null,
+      !this.ctx.visitor && !owner
+        ? h("p", { class: "hint waiting" }, t("lobby.waiting_owner", { name: ownerName }))
+        : null,
+      !this.ctx.visitor
+        ? h(
+            "button",
+            { type: "button", class: "quiet", id: "lobby-leave", on: { click: () => this.ctx.actions.leave() } },
+            t("table.leave"),
+          )
+        : null,
+    );
+    this.section.replaceChildren(
+      h(
+        "div",
+        { class: `lobby-table players-${players}` },
+        seats.map((box, s) => {
+          box.classList.add(`pos-${position(s, viewer, players)}`);
+          return box;
+        }),
+        center,
+      ),
+    );
+    if (focusedId) document.getElementById(focusedId)?.focus();
+  }
+
+  seatBox(table, s, me, owner, viewer) {
+    const info = table.seats[s] || { kind: "empty" };
+    const players = table.players;
+    const team = teamOf(s, players);
+    const tags = [];
+    if (s === me) tags.push(t("lobby.you"));
+    if (s === (table.owner_seat ?? 0) && info.kind === "human") tags.push(t("lobby.owner"));
+    if (info.kind === "bot") tags.push(t("lobby.bot", { level: t(`level.${info.level || "standard"}`) }));
+    if (info.kind === "human" && !info.connected) tags.push(t("seat.offline"));
+    const label = info.kind === "empty" ? t("lobby.empty") : seatName(table, s);
+    const controls = [];
+    if (!this.ctx.visitor && owner && info.kind === "empty") {
+      const select = h(
+        "select",
+        {
+          id: `bot-level-${s}`,
+          "aria-label": t("lobby.bot_level", { n: s + 1 }),
+          on: { change: (e) => (this.levels[s] = e.target.value) },
+        },
+        LEVELS.map((level) =>
+          h("option", { value: level, selected: (this.levels[s] || "standard") === level }, t(`level.${level}`)),
+        ),
+      );
+      controls.push(
+        select,
+        h(
+          "button",
+          {
+            type: "button",
+            id: `add-bot-${s}`,
+            "aria-label": t("lobby.add_bot_label", { n: s + 1 }),
+            on: { click: () => this.ctx.actions.addBot(s, this.levels[s] || "standard") },
+          },
+          t("lobby.add_bot"),
+        ),
+      );
+    }
+    if (!this.ctx.visitor && owner && info.kind === "bot") {
+      controls.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "quiet",
+            id: `remove-bot-${s}`,
+            "aria-label": t("lobby.remove_bot_label", { n: s + 1 }),
+            on: { click: () => this.ctx.actions.removeBot(s) },
+          },
+          t("lobby.remove_bot"),
+        ),
+      );
+    }
+    if (this.ctx.visitor && info.kind === "empty" && table.status === "waiting") {
+      controls.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "primary",
+            id: `sit-${s}`,
+            "aria-label": t("lobby.sit_label", { n: s + 1 }),
+            on: { click: () => this.sit(s) },
+          },
+          t("lobby.sit"),
+        ),
+      );
+    }
+    return h(
+      "div",
+      {
+        class: `lobby-seat kind-${info.kind} team-${team === teamOf(viewer, players) ? "us" : "them"}${s === me ? " me" : ""}`,
+        dataset: { seat: String(s) },
+      },
+      h(
+        "div",
+        { class: "seat-head" },
+        h("span", {}, t("lobby.seat", { n: s + 1 })),
+        h("span", { class: "team-tag" }, t("lobby.team", { n: team + 1 })),
+      ),
+      h("div", { class: "seat-name" }, label),
+      tags.length ? h("div", { class: "seat-tags" }, tags.join(" · ")) : null,
+      controls.length ? h("div", { class: "seat-controls" }, controls) : null,
+    );
+  }
+
+  inviteBox() {
+    const url = `${location.origin}/t/${this.ctx.tableId}`;
+    const status = h("span", { class: "copy-status", role: "status" }, this.copied ? t("lobby.copied") : "");
+    const input = h("input", {
+      id: "invite-link",
+      type: "text",
+      readonly: true,
+      value: url,
+      "aria-label": t("lobby.invite"),
+      on: { focus: (e) => e.target.select() },
+    });
+    return h(
+      "div",
+      { class: "invite" },
+      h("label", { for: "invite-link" }, t("lobby.invite")),
+      h(
+        "div",
+        { class: "inline" },
+        input,
+        h(
+          "button",
+          {
+            type: "button",
+            id: "copy-invite",
+            on: {
+              click: async () => {
+                try {
+                  await navigator.clipboard.writeText(url);
+                } catch {
+                  input.select();
+                  document.execCommand("copy");
+                }
+                this.copied = true;
+                status.textContent = t("lobby.copied");
+              },
+            },
+          },
+          t("lobby.copy"),
+        ),
+      ),
+      status,
+    );
+  }
+
+  visitorBox(table) {
+    if (table.status !== "waiting") {
+      return h("p", { class: "form-error", role: "alert" }, t(table.status === "finished" ? "lobby.finished" : "lobby.already_started"));
+    }
+    this.nameInput =
+      this.nameInput ||
+      h("input", { id: "visitor-name", type: "text", maxlength: 24, autocomplete: "nickname", value: this.ctx.name || "" });
+    this.error = this.error || h("p", { class: "form-error", role: "alert" });
+    return h(
+      "div",
+      { class: "visitor" },
+      h("label", { for: "visitor-name" }, t("lobby.join_as")),
+      this.nameInput,
+      this.error,
+    );
+  }
+
+  async sit(seat) {
+    const name = this.nameInput.value.trim();
+    if (name.length < 1 || name.length > 24) {
+      this.error.textContent = t("start.name_required");
+      this.nameInput.focus();
+      return;
+    }
+    try {
+      await this.ctx.join(name, seat);
+    } catch (err) {
+      this.error.textContent = err.text || String(err.message || err);
+    }
+  }
+
+  showError(text) {
+    if (this.error) this.error.textContent = text;
+  }
+
+  destroy() {}
+}

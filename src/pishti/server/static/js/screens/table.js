@@ -1,0 +1,457 @@
+// The table during a match: your hand at the bottom, your partner opposite,
+// the opponents left and right; the pile's top card and size, the stock, each
+// team's pişti cards, the clocks, and the count after every deck (R5.5, R7).
+
+import { cardBack, cardFace, cardName } from "../cards.js";
+import { t } from "../i18n.js";
+import { clockLeft, teamOf } from "../state.js";
+import { ring, setRing } from "../ui/clock.js";
+import { countTable } from "../ui/countTable.js";
+import { announce, h, replace } from "../ui/dom.js";
+import { pishtiBurst, sweep } from "../ui/effects.js";
+import { initials, position, seatName, teamLabel } from "../ui/seats.js";
+
+export class TableScreen {
+  constructor(root, { actions, store }) {
+    this.actions = actions;
+    this.store = store;
+    this.focusCard = null;
+    this.seatEls = {};
+    this.lastDeckShown = null;
+
+    this.scorebar = h("div", { class: "scorebar" });
+    this.felt = h("div", { class: "felt" });
+    this.center = h("div", { class: "center" });
+    this.effects = h("div", { class: "effects" });
+    this.recordsUs = h("div", { class: "records us" });
+    this.recordsThem = h("div", { class: "records them" });
+    this.faceDown = h("div", { class: "facedown" });
+    this.turnLine = h("p", { class: "turn-line", id: "turn-line" });
+    this.hand = h("div", {
+      class: "hand",
+      role: "group",
+      "aria-label": t("table.hand"),
+      "aria-describedby": "hand-keys",
+      on: { keydown: (e) => this.onHandKey(e) },
+    });
+    this.autopilot = h("div", { class: "autopilot-banner", role: "status" });
+    this.dialog = h("dialog", { class: "count-dialog", id: "count-dialog", "aria-labelledby": "count-dialog-title" });
+    this.dialog.addEventListener("close", () => this.afterDialog());
+
+    const centerWrap = h("div", { class: "center-wrap" }, this.center, this.effects);
+    this.felt.append(this.recordsThem, this.recordsUs, this.faceDown, centerWrap);
+    this.section = h(
+      "section",
+      { class: "screen table-screen", "aria-label": "Pişti" },
+      this.scorebar,
+      this.felt,
+      h(
+        "div",
+        { class: "hand-area" },
+        this.turnLine,
+        this.hand,
+        h("p", { class: "visually-hidden", id: "hand-keys" }, t("table.hand_keys")),
+        this.autopilot,
+      ),
+      this.dialog,
+    );
+    root.replaceChildren(this.section);
+
+    this.keyHandler = (e) => this.onGlobalKey(e);
+    document.addEventListener("keydown", this.keyHandler);
+    this.clockTimer = setInterval(() => this.tickClock(), 200);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.keyHandler);
+    clearInterval(this.clockTimer);
+    if (this.dialog.open) this.dialog.close();
+  }
+
+  update(state, effects = []) {
+    const { table, view } = state;
+    if (!table || !view) return;
+    this.renderScorebar(state);
+    this.renderSeats(state, effects);
+    this.renderCenter(state, effects);
+    this.renderRecords(state);
+    this.renderHand(state);
+    this.tickClock();
+    for (const effect of effects) this.play(effect, state);
+  }
+
+  // ---- parts of the table -------------------------------------------------
+
+  renderScorebar(state) {
+    const { table, view, seat } = state;
+    const order = seat === null ? [0, 1] : [teamOf(seat, table.players), 1 - teamOf(seat, table.players)];
+    replace(
+      this.scorebar,
+      h(
+        "div",
+        { class: "scores", id: "scores" },
+        order.map((team) =>
+          h(
+            "div",
+            { class: `score team-${team === order[0] ? "us" : "them"}`, dataset: { team: String(team) } },
+            h("span", { class: "score-label" }, teamLabel(table, team, seat)),
+            h("span", { class: "score-value" }, String(view.totals[team])),
+          ),
+        ),
+      ),
+      h(
+        "div",
+        { class: "match-info" },
+        h("span", { id: "deck-number" }, t("table.deck", { n: view.deck + 1 })),
+        h("span", {}, t("table.target", { n: table.target })),
+      ),
+      h(
+        "div",
+        { class: "bar-actions" },
+        h(
+          "button",
+          { type: "button", id: "show-counts", on: { click: () => this.showHistory() } },
+          t("table.scores"),
+        ),
+        h(
+          "button",
+          { type: "button", class: "quiet", id: "leave", on: { click: () => this.leave() } },
+          t("table.leave"),
+        ),
+      ),
+    );
+  }
+
+  renderSeats(state, effects) {
+    const { table, view, seat: me } = state;
+    const players = table.players;
+    for (const el of Object.values(this.seatEls)) el.remove();
+    this.seatEls = {};
+    for (let s = 0; s < players; s += 1) {
+      const info = table.seats[s] || {};
+      const pos = position(s, me ?? 0, players);
+      const name = seatName(table, s);
+      const turn = view.to_play === s && !view.finished;
+      const tags = [];
+      if (info.kind === "bot" && !info.left) tags.push(t("lobby.bot", { level: t(`level.${info.level || "standard"}`) }));
+      else if (info.kind === "bot") tags.push(t("seat.bot"));
+      if (info.left) tags.push(t("seat.left"));
+      else if (info.kind === "human" && !info.connected) tags.push(t("seat.offline"));
+      if (info.autopilot) tags.push(t("seat.autopilot"));
+      if (view.dealer === s) tags.push(t("seat.dealer"));
+      const stateText = [turn ? t("seat.turn") : null, ...tags, t("seat.cards", { n: view.hand_sizes[s] ?? 0 })]
+        .filter(Boolean)
+        .join(", ");
+      const myTeam = me === null ? 0 : teamOf(me, players);
+      const avatar = h(
+        "div",
+        { class: "avatar", role: "img", "aria-label": t("seat.avatar", { name, state: stateText }) },
+        ring(),
+        h("span", { class: "initials", "aria-hidden": "true" }, initials(name)),
+      );
+      const backs = [];
+      if (s !== me) {
+        for (let i = 0; i < (view.hand_sizes[s] ?? 0); i += 1) backs.push(cardBack({ size: "mini" }));
+      }
+      const el = h(
+        "div",
+        {
+          class: [
+            "seat",
+            `pos-${pos}`,
+            teamOf(s, players) === myTeam ? "team-us" : "team-them",
+            turn ? "turn" : "",
+            info.kind === "human" && !info.connected ? "offline" : "",
+            s === me ? "me" : "",
+          ]
+            .filter(Boolean)
+            .join(" "),
+          dataset: { seat: String(s) },
+        },
+        avatar,
+        h(
+          "div",
+          { class: "seat-info" },
+          h("span", { class: "seat-name" }, name),
+          tags.length ? h("span", { class: "seat-tags" }, tags.join(" · ")) : null,
+        ),
+        backs.length ? h("div", { class: "mini-hand", "aria-hidden": "true" }, backs) : null,
+      );
+      this.seatEls[s] = el;
+      this.felt.append(el);
+    }
+  }
+
+  renderCenter(state, effects) {
+    const { view } = state;
+    const played = effects.find((e) => e.kind === "played");
+    const stock = h(
+      "div",
+      {
+        class: `stock${view.stock_size ? "" : " empty"}`,
+        id: "stock",
+        role: "img",
+        "aria-label": `${t("table.stock")}: ${t("table.stock_count", { n: view.stock_size })}`,
+      },
+      view.stock_size ? [cardBack(), cardBack()] : h("span", { class: "slot", "aria-hidden": "true" }),
+      h("span", { class: "badge", "aria-hidden": "true" }, String(view.stock_size)),
+    );
+    const under = [];
+    const depth = Math.min(3, Math.max(0, view.pile_size - 1));
+    for (let i = 0; i < depth; i += 1) {
+      under.push(h("span", { class: `under u${i}`, "aria-hidden": "true" }, cardBack()));
+    }
+    let top = h("span", { class: "slot", "aria-hidden": "true" });
+    if (view.top_card) {
+      top = cardFace(view.top_card, { label: false });
+      top.classList.add("top");
+      if (played && played.card === view.top_card) {
+        top.classList.add(`enter-from-${position(played.seat, state.seat ?? 0, state.table.players)}`);
+      }
+    }
+    const pileLabel = view.top_card
+      ? `${t("table.pile")}: ${cardName(view.top_card)}, ${t("table.pile_count", { n: view.pile_size })}`
+      : `${t("table.pile")}: ${t("table.pile_empty")}`;
+    const pile = h(
+      "div",
+      { class: "pile", id: "pile", role: "img", "aria-label": pileLabel, dataset: { size: String(view.pile_size), top: view.top_card || "" } },
+      under,
+      top,
+      h("span", { class: "badge", "aria-hidden": "true" }, String(view.pile_size)),
+    );
+    replace(this.center, stock, pile);
+  }
+
+  renderRecords(state) {
+    const { table, view, seat: me } = state;
+    const myTeam = me === null ? 0 : teamOf(me, table.players);
+    const box = (el, team) => {
+      const label = teamLabel(table, team, me);
+      const cards = view.pishti_cards[team] || [];
+      replace(
+        el,
+        h("h2", {}, h("span", {}, label), " ", h("small", {}, t("table.taken", { n: view.taken_counts[team] }))),
+        h(
+          "div",
+          { class: "pishti-cards", role: "list", "aria-label": t("table.pishtis_of", { team: label }), dataset: { team: String(team) } },
+          cards.length
+            ? cards.map((c) => h("span", { role: "listitem" }, cardFace(c, { size: "mini" })))
+            : h("span", { class: "none", role: "listitem" }, `${t("table.pishtis")}: ${t("table.no_pishtis")}`),
+        ),
+      );
+    };
+    box(this.recordsUs, myTeam);
+    box(this.recordsThem, 1 - myTeam);
+    if (view.face_down && view.face_down.length) {
+      replace(
+        this.faceDown,
+        h("h2", {}, t("table.face_down_short")),
+        h(
+          "div",
+          { class: "facedown-cards", role: "list", "aria-label": t("table.face_down"), id: "face-down" },
+          view.face_down.map((c) => h("span", { role: "listitem" }, cardFace(c, { size: "mini" }))),
+        ),
+      );
+      this.faceDown.hidden = false;
+    } else if (view.face_down_team !== null && view.face_down_team !== undefined) {
+      replace(this.faceDown, h("p", {}, t("table.face_down_other", { team: teamLabel(table, view.face_down_team, me) })));
+      this.faceDown.hidden = false;
+    } else {
+      replace(this.faceDown);
+      this.faceDown.hidden = true;
+    }
+  }
+
+  renderHand(state) {
+    const { table, view, seat: me } = state;
+    const mySeat = table.seats[me] || {};
+    const myTurn = view.to_play === me && !view.finished && !state.seatLost;
+    const canPlay = myTurn && !state.pending && !mySeat.autopilot;
+    const hadFocus = this.hand.contains(document.activeElement);
+    const focusCard = hadFocus ? document.activeElement.dataset.card : this.focusCard;
+    this.section.classList.toggle("my-turn", myTurn);
+    this.hand.classList.toggle("playable", canPlay);
+
+    if (state.seatLost) this.turnLine.textContent = t("table.seat_lost");
+    else if (myTurn) this.turnLine.textContent = t("table.your_turn");
+    else if (view.to_play !== null && view.to_play !== undefined && !view.finished) {
+      this.turnLine.textContent = t("table.wait_turn", { name: seatName(table, view.to_play) });
+    } else this.turnLine.textContent = "";
+
+    const buttons = view.hand.map((card, i) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `hand-card${state.pending === card ? " pending" : ""}`,
+          "aria-label": cardName(card),
+          "aria-disabled": canPlay ? null : "true",
+          "aria-keyshortcuts": String(i + 1),
+          tabindex: "-1",
+          dataset: { card },
+          on: {
+            click: () => this.playCard(card),
+            focus: () => {
+              this.focusCard = card;
+              for (const b of this.hand.querySelectorAll("button")) b.tabIndex = b.dataset.card === card ? 0 : -1;
+            },
+          },
+        },
+        cardFace(card, { label: false, size: "large" }),
+      ),
+    );
+    replace(this.hand, buttons);
+    const target = buttons.find((b) => b.dataset.card === focusCard) || buttons[0];
+    if (target) target.tabIndex = 0;
+    if (hadFocus && target) target.focus();
+
+    if (mySeat.autopilot && !state.seatLost) {
+      replace(
+        this.autopilot,
+        h("span", {}, t("table.autopilot_on")),
+        h(
+          "button",
+          { type: "button", class: "primary", id: "take-over", on: { click: () => this.actions.takeOver() } },
+          t("table.take_over"),
+        ),
+      );
+      this.autopilot.hidden = false;
+    } else {
+      replace(this.autopilot);
+      this.autopilot.hidden = true;
+    }
+  }
+
+  tickClock() {
+    const state = this.store.state;
+    const clock = state.table && state.table.clock;
+    for (const [s, el] of Object.entries(this.seatEls)) {
+      const ringEl = el.querySelector(".ring");
+      if (clock && Number(s) === clock.seat) setRing(ringEl, clockLeft(state), clock.tempo);
+      else setRing(ringEl, null, 0);
+    }
+  }
+
+  // ---- effects ------------------------------------------------------------
+
+  play(effect, state) {
+    const { table } = state;
+    const me = state.seat ?? 0;
+    switch (effect.kind) {
+      case "pishti": {
+        pishtiBurst(this.effects, effect);
+        announce(t("burst.announce", { name: seatName(table, effect.seat), card: cardName(effect.card) }));
+        break;
+      }
+      case "captured":
+        sweep(this.effects, effect.card, position(effect.seat, me, table.players));
+        break;
+      case "played":
+        if (effect.seat !== me) {
+          announce(t("table.played", { name: seatName(table, effect.seat), card: cardName(effect.card) }));
+        }
+        break;
+      case "turn":
+        announce(t("table.you_turn_announce"));
+        break;
+      case "counted":
+        this.showCount(effect.deck);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ---- count dialog -------------------------------------------------------
+
+  showCount(deck) {
+    const state = this.store.state;
+    const count = state.table.deck_counts.find((d) => d.deck === deck);
+    if (!count) return;
+    this.lastDeckShown = deck;
+    this.openDialog(
+      t("count.title", { n: deck + 1 }),
+      countTable(state.table, count, state.seat, { caption: false }),
+      t("count.continue"),
+    );
+  }
+
+  showHistory() {
+    const state = this.store.state;
+    const counts = [...state.table.deck_counts].reverse();
+    const body = counts.length
+      ? h("div", { class: "count-history" }, counts.map((c) => countTable(state.table, c, state.seat)))
+      : h("p", {}, t("count.none"));
+    this.openDialog(t("count.history"), body, t("count.close"));
+  }
+
+  openDialog(title, body, closeLabel) {
+    if (!this.dialog.open) this.returnFocus = document.activeElement;
+    replace(
+      this.dialog,
+      h(
+        "form",
+        { method: "dialog" },
+        h("h2", { id: "count-dialog-title" }, title),
+        h("div", { class: "dialog-body" }, body),
+        h("div", { class: "dialog-actions" }, h("button", { class: "primary", id: "count-close", value: "close" }, closeLabel)),
+      ),
+    );
+    if (!this.dialog.open) this.dialog.showModal();
+    this.dialog.querySelector("#count-close").focus();
+  }
+
+  afterDialog() {
+    const back = this.returnFocus;
+    this.returnFocus = null;
+    const first = this.hand.querySelector("button[tabindex='0']");
+    if (back && document.contains(back) && back !== document.body) back.focus();
+    else if (first) first.focus();
+  }
+
+  // ---- input --------------------------------------------------------------
+
+  playCard(card) {
+    const state = this.store.state;
+    const view = state.view;
+    const me = state.seat;
+    const mySeat = state.table.seats[me] || {};
+    if (!view || view.to_play !== me || state.pending || view.finished || state.seatLost) return;
+    if (mySeat.autopilot) return;
+    this.actions.play(card);
+  }
+
+  onHandKey(e) {
+    const buttons = [...this.hand.querySelectorAll("button")];
+    const i = buttons.indexOf(document.activeElement);
+    if (i < 0) return;
+    let next = null;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") next = (i + 1) % buttons.length;
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = (i - 1 + buttons.length) % buttons.length;
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = buttons.length - 1;
+    if (next !== null) {
+      e.preventDefault();
+      buttons[next].focus();
+    }
+  }
+
+  onGlobalKey(e) {
+    if (this.dialog.open || e.altKey || e.ctrlKey || e.metaKey) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
+    const n = Number(e.key);
+    if (Number.isInteger(n) && n >= 1 && n <= 4) {
+      const button = this.hand.querySelectorAll("button")[n - 1];
+      if (button) {
+        e.preventDefault();
+        button.focus();
+        this.playCard(button.dataset.card);
+      }
+    }
+  }
+
+  leave() {
+    if (window.confirm(t("table.leave_confirm"))) this.actions.leave();
+  }
+}

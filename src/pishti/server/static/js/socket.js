@@ -1,0 +1,137 @@
+// One WebSocket per seat (docs/protocol.md): `hello` first, then play.  A lost
+// connection is retried with backoff and `hello` carries the last event number
+// seen; closing the page sends `closing` so the server holds the seat for 10 s
+// only (R7.4).
+
+const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
+const PING_MS = 20000;
+
+export class TableSocket {
+  /**
+   * `handlers`: `message(msg)`, `status(state)` with state "connecting",
+   * "open", "reconnecting" or "closed", `unauthorized()` when the token is refused.
+   * `lastSeq()` gives the last event number the client has seen.
+   */
+  constructor(tableId, token, lastSeq, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.lastSeq = lastSeq;
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.onPageHide = () => this.sendClosing();
+    window.addEventListener("pagehide", this.onPageHide);
+    window.addEventListener("beforeunload", this.onPageHide);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    this.handlers.status(this.attempt === 0 ? "connecting" : "reconnecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token, last_seq: this.lastSeq() }));
+    });
+    ws.addEventListener("message", (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "welcome") {
+        this.attempt = 0;
+        this.handlers.status("open");
+        this.startPing();
+      }
+      if (msg.type === "error" && msg.code === "unauthorized") {
+        this.stop();
+        this.handlers.unauthorized();
+        return;
+      }
+      this.handlers.message(msg);
+    });
+    ws.addEventListener("close", (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.stopPing();
+      if (e.code === 4401) {
+        this.stop();
+        this.handlers.unauthorized();
+        return;
+      }
+      this.scheduleRetry();
+    });
+    // An "error" is always followed by "close", which does the retrying.
+  }
+
+  scheduleRetry() {
+    if (this.stopped) return;
+    this.handlers.status("reconnecting");
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Drop the connection and connect again at once (e.g. after missing events). */
+  resync() {
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.close();
+    }
+    this.attempt = 0;
+    this.connect();
+  }
+
+  startPing() {
+    this.stopPing();
+    this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+  }
+
+  stopPing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = null;
+  }
+
+  /** Send a message; false when the connection is not open. */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  sendClosing() {
+    this.send({ type: "closing" });
+  }
+
+  /** Stop for good: no more retries. */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.stopPing();
+    window.removeEventListener("pagehide", this.onPageHide);
+    window.removeEventListener("beforeunload", this.onPageHide);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.close();
+    }
+    this.handlers.status("closed");
+  }
+}

@@ -1,0 +1,307 @@
+// The client's picture of the table, built only from what the server sends:
+// each `snapshot` (or `welcome`) replaces it, each `event` is applied to it.
+// `apply` returns effects (a pishti, a count, a capture ...) for the screens
+// to animate; the state itself never asks the server for anything.
+
+export const OUTCOME = { LAID: 0, CAPTURE: 1, PISHTI: 2, JACK_PISHTI: 3 };
+
+export function teamOf(seat, players) {
+  return players === 2 ? seat : seat % 2;
+}
+
+export function emptyState() {
+  return {
+    seq: 0,
+    seat: null,
+    team: null,
+    owner: false,
+    table: null,
+    view: null,
+    clockAt: 0,
+    pending: null,
+    seatLost: false,
+  };
+}
+
+/** A view with nothing dealt yet, for a match that has just started. */
+function freshView(state) {
+  const table = state.table;
+  const players = table.players;
+  return {
+    seat: state.seat,
+    team: state.team,
+    players,
+    target: table.target,
+    deck: 0,
+    dealer: null,
+    hand: [],
+    face_up: null,
+    top_card: null,
+    pile_size: 0,
+    hand_sizes: Array(players).fill(0),
+    stock_size: 0,
+    to_play: null,
+    pishti_cards: [[], []],
+    face_down: null,
+    face_down_team: null,
+    taken_counts: [0, 0],
+    history: [],
+    totals: table.totals ? [...table.totals] : [0, 0],
+    finished: false,
+    winner: null,
+  };
+}
+
+function copy(value) {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+function takeSnapshot(state, body) {
+  state.seq = body.seq ?? state.seq;
+  state.table = copy(body.table);
+  state.view = body.view ? copy(body.view) : null;
+  if (state.table) {
+    state.table.deck_counts = state.table.deck_counts || [];
+    state.table.totals = state.table.totals || [0, 0];
+  }
+  state.clockAt = performance.now();
+  state.pending = null;
+}
+
+/**
+ * Apply one server message to `state` (in place).  Returns a list of effects:
+ * `{kind: "snapshot"}`, `{kind: "played", seat, card}`, `{kind: "captured", ...}`,
+ * `{kind: "pishti", jack, seat, team, card}`, `{kind: "counted", deck}`,
+ * `{kind: "over"}`, `{kind: "timeout", seat}`, `{kind: "resync"}`,
+ * `{kind: "error", code, message, ref}`, `{kind: "seat_lost"}`, `{kind: "turn"}`.
+ */
+export function apply(state, msg) {
+  const effects = [];
+  switch (msg.type) {
+    case "welcome":
+      state.seat = msg.seat;
+      state.team = msg.team;
+      state.owner = Boolean(msg.owner);
+      state.seatLost = false;
+      if (msg.table) {
+        takeSnapshot(state, msg);
+      } else if (state.table) {
+        // A resumed connection: the missed events follow, numbered after our `seq`.
+        state.pending = null;
+      }
+      effects.push({ kind: "snapshot" });
+      break;
+    case "snapshot":
+      takeSnapshot(state, msg);
+      effects.push({ kind: "snapshot" });
+      break;
+    case "event": {
+      const seq = msg.seq;
+      if (Number.isInteger(seq) && seq <= state.seq) break; // seen already
+      if (Number.isInteger(seq) && state.seq > 0 && seq > state.seq + 1) {
+        effects.push({ kind: "resync" }); // missed events: ask for a fresh snapshot
+      }
+      if (Number.isInteger(seq)) state.seq = seq;
+      applyEvent(state, msg.event || {}, effects);
+      break;
+    }
+    case "error":
+      state.pending = null;
+      effects.push({ kind: "error", code: msg.code, message: msg.message, ref: msg.ref });
+      break;
+    default:
+      break;
+  }
+  return effects;
+}
+
+function applyEvent(state, e, effects) {
+  const table = state.table;
+  if (!table) return;
+  if (!state.view && GAME_EVENTS.has(e.type)) state.view = freshView(state);
+  const view = state.view;
+  const players = table.players;
+  const myTurnBefore = view && view.to_play === state.seat;
+  switch (e.type) {
+    case "seat_changed": {
+      const seat = e.seat;
+      table.seats[seat.seat] = seat;
+      if (seat.seat === state.seat && (seat.left || seat.kind === "empty")) {
+        state.seatLost = true;
+        effects.push({ kind: "seat_lost" });
+      }
+      break;
+    }
+    case "owner_changed":
+      table.owner_seat = e.owner_seat;
+      state.owner = e.owner_seat === state.seat;
+      break;
+    case "match_started":
+      table.status = "playing";
+      table.players = e.players ?? table.players;
+      table.target = e.target ?? table.target;
+      table.tempo = e.tempo ?? table.tempo;
+      table.deck_counts = [];
+      table.totals = [0, 0];
+      table.winner = null;
+      state.view = freshView(state);
+      effects.push({ kind: "snapshot" });
+      break;
+    case "clock":
+      table.clock = { seat: e.seat, remaining: e.remaining, tempo: e.tempo };
+      state.clockAt = performance.now();
+      if (view) view.to_play = e.seat;
+      break;
+    case "timeout":
+      effects.push({ kind: "timeout", seat: e.seat });
+      break;
+    case "autopilot":
+      if (table.seats[e.seat]) table.seats[e.seat].autopilot = Boolean(e.on);
+      break;
+    case "rematch":
+      table.deck_counts = [];
+      table.winner = null;
+      effects.push({ kind: "rematch" });
+      break;
+    case "deck_started":
+      Object.assign(view, {
+        deck: e.deck,
+        dealer: e.dealer,
+        face_up: e.top_card,
+        top_card: e.top_card,
+        pile_size: 4,
+        hand: [],
+        hand_sizes: Array(players).fill(0),
+        stock_size: e.stock_size,
+        to_play: e.first_seat,
+        pishti_cards: [[], []],
+        face_down: null,
+        face_down_team: null,
+        taken_counts: [0, 0],
+        history: [],
+      });
+      table.clock = null;
+      effects.push({ kind: "deck_started", deck: e.deck });
+      break;
+    case "cards_dealt":
+      view.hand = [...(e.hands?.[state.seat] || [])];
+      view.hand_sizes = [...e.hand_sizes];
+      view.stock_size = e.stock_size;
+      effects.push({ kind: "dealt" });
+      break;
+    case "card_played": {
+      if (e.seat === state.seat) {
+        const i = view.hand.indexOf(e.card);
+        if (i >= 0) view.hand.splice(i, 1);
+        if (state.pending === e.card) state.pending = null;
+      }
+      view.hand_sizes[e.seat] = Math.max(0, (view.hand_sizes[e.seat] || 0) - 1);
+      view.pile_size = e.pile_size;
+      view.top_card = e.pile_size > 0 ? e.card : null;
+      view.history.push({ seat: e.seat, card: e.card, outcome: OUTCOME.LAID });
+      const handsEmpty = view.hand_sizes.every((n) => n === 0);
+      view.to_play = handsEmpty && view.stock_size === 0 ? null : (e.seat + 1) % players;
+      if (table.clock && table.clock.seat === e.seat) table.clock = null;
+      effects.push({ kind: "played", seat: e.seat, card: e.card });
+      break;
+    }
+    case "pile_captured":
+      view.taken_counts[e.team] += e.count;
+      view.top_card = null;
+      view.pile_size = 0;
+      if (e.took_face_down) view.face_down_team = e.team;
+      if (e.face_down) view.face_down = [...e.face_down];
+      markLast(view, OUTCOME.CAPTURE);
+      effects.push({ kind: "captured", seat: e.seat, team: e.team, card: e.card, count: e.count });
+      break;
+    case "pishti":
+    case "jack_pishti": {
+      const jack = e.type === "jack_pishti";
+      view.pishti_cards[e.team].push(e.card);
+      markLast(view, jack ? OUTCOME.JACK_PISHTI : OUTCOME.PISHTI);
+      effects.push({ kind: "pishti", jack, seat: e.seat, team: e.team, card: e.card });
+      break;
+    }
+    case "deck_counted":
+      if (Number.isInteger(e.last_capture_team)) {
+        view.taken_counts[e.last_capture_team] += e.last_pile || 0;
+      }
+      view.top_card = null;
+      view.pile_size = 0;
+      view.to_play = null;
+      view.totals = [...e.totals];
+      table.totals = [...e.totals];
+      table.clock = null;
+      table.deck_counts = table.deck_counts.filter((d) => d.deck !== e.deck);
+      table.deck_counts.push({
+        deck: e.deck,
+        teams: e.counts,
+        last_capture_team: e.last_capture_team,
+        totals: e.totals,
+      });
+      effects.push({ kind: "counted", deck: e.deck });
+      break;
+    case "match_over":
+      table.status = "finished";
+      table.winner = e.winner;
+      table.totals = [...e.totals];
+      table.clock = null;
+      view.finished = true;
+      view.winner = e.winner;
+      view.totals = [...e.totals];
+      view.to_play = null;
+      effects.push({ kind: "over" });
+      break;
+    default:
+      break;
+  }
+  if (view && !myTurnBefore && view.to_play === state.seat && !view.finished) {
+    effects.push({ kind: "turn" });
+  }
+}
+
+const GAME_EVENTS = new Set([
+  "deck_started",
+  "cards_dealt",
+  "card_played",
+  "pile_captured",
+  "pishti",
+  "jack_pishti",
+  "deck_counted",
+  "match_over",
+]);
+
+function markLast(view, outcome) {
+  const last = view.history[view.history.length - 1];
+  if (last && last.outcome < outcome) last.outcome = outcome;
+}
+
+/** Seconds left on the running clock, or null. */
+export function clockLeft(state, now = performance.now()) {
+  const clock = state.table && state.table.clock;
+  if (!clock) return null;
+  return Math.max(0, clock.remaining - (now - state.clockAt) / 1000);
+}
+
+/** A small observable store around `apply`. */
+export class Store {
+  constructor() {
+    this.state = emptyState();
+    this.listeners = new Set();
+  }
+
+  subscribe(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  dispatch(msg) {
+    const effects = apply(this.state, msg);
+    this.notify(effects);
+    return effects;
+  }
+
+  notify(effects = []) {
+    for (const fn of [...this.listeners]) fn(this.state, effects);
+  }
+}

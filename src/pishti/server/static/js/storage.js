@@ -1,0 +1,58 @@
+// What the browser remembers between visits: the player's name, the language,
+// and the seat token of each table (so a reload returns to the seat).
+
+const PREFIX = "pishti.";
+
+function read(key) {
+  try {
+    return window.localStorage.getItem(PREFIX + key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) window.localStorage.removeItem(PREFIX + key);
+    else window.localStorage.setItem(PREFIX + key, value);
+  } catch {
+    // Private mode or storage full: the game still works, a reload just forgets.
+  }
+}
+
+export function getName() {
+  return read("name") || "";
+}
+
+export function setName(name) {
+  write("name", name);
+}
+
+export function getLanguage() {
+  return read("lang");
+}
+
+export function setLanguage(lang) {
+  write("lang", lang);
+}
+
+/** The seat held at `tableId`: `{seat, token}` or null. */
+export function getSeat(tableId) {
+  const raw = read("seat." + tableId);
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw);
+    if (typeof value.token === "string" && Number.isInteger(value.seat)) return value;
+  } catch {
+    // fall through
+  }
+  return null;
+}
+
+export function setSeat(tableId, seat, token) {
+  write("seat." + tableId, JSON.stringify({ seat, token }));
+}
+
+export function clearSeat(tableId) {
+  write("seat." + tableId, null);
+}

@@ -1,0 +1,22 @@
+// Server and network errors as sentences for people.
+
+import { t } from "../i18n.js";
+
+const KNOWN = new Set([
+  "not_your_turn",
+  "card_not_held",
+  "stale",
+  "not_owner",
+  "bad_state",
+  "rate_limited",
+  "network",
+]);
+
+/** A sentence for an ApiError, a protocol `error` message or any Error. */
+export function errorText(err) {
+  const code = err && err.code;
+  if (code === "network" || (err && err.status === 0)) return t("error.network");
+  if (err && err.status === 409) return t("error.full");
+  if (KNOWN.has(code)) return t(`error.${code}`);
+  return t("error.generic", { message: (err && err.message) || String(err) });
+}
