@@ -40,6 +40,10 @@ def serve_command(
             help="Multiply every table clock and hold by this (for tests only).",
         ),
     ] = 1.0,
+    rate: Annotated[
+        float,
+        typer.Option(hidden=True, help="Client messages allowed per second and connection."),
+    ] = 20.0,
     sqlite_synchronous: Annotated[
         str, typer.Option(hidden=True, help="SQLite synchronous pragma: FULL or NORMAL.")
     ] = "FULL",
@@ -52,8 +56,8 @@ def serve_command(
 
     if not 0 <= port <= 65535:
         raise fail("--port must be from 0 to 65535", 2)
-    if bot_delay < 0 or time_scale <= 0:
-        raise fail("--bot-delay must be 0 or more and --time-scale above 0", 2)
+    if bot_delay < 0 or time_scale <= 0 or rate <= 0:
+        raise fail("--bot-delay must be 0 or more, --time-scale and --rate above 0", 2)
     if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
         raise fail("--sqlite-synchronous must be FULL, NORMAL or EXTRA", 2)
     web_dir = web
@@ -65,6 +69,7 @@ def serve_command(
         time_scale=time_scale,
         bot_delay=bot_delay,
         web_dir=web_dir,
+        rate=rate,
         sqlite_synchronous=sqlite_synchronous.upper(),
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
