@@ -1,30 +1,49 @@
-"""Bots that play Pishti from what their seat may see, and the registry of levels."""
+"""Bots that play Pishti from what their seat may see, and the registry of levels.
+
+A bot has a ``name`` and ``choose(view) -> card`` (see :class:`Bot`); it gets
+nothing but its seat's :class:`~pishti.engine.view.SeatView` (R7.7).  Levels:
+
+- ``random``: any legal card (:class:`RandomBot`).
+- ``novice``: captures when it can, otherwise throws a low-value card.
+- ``standard``: counts cards and plays like a careful human.
+
+:func:`make_bot` builds a level by name, or a plug-in given as ``module:Class``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from pishti.bots.base import Bot, RandomBot
+from pishti.bots.novice import NoviceBot
+from pishti.bots.plugins import is_plugin_spec, make_plugin_bot
+from pishti.bots.standard import StandardBot
 
 LEVELS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
+    "novice": NoviceBot,
+    "standard": StandardBot,
 }
-"""Bot levels by name: each is built as ``LEVELS[name](seed)``."""
+"""Bot levels by name, weakest first: each is built as ``LEVELS[name](seed)``."""
 
 
 def make_bot(level: str, seed: int | None = None) -> Bot:
-    """Build the bot of ``level`` (a name in :data:`LEVELS`) seeded with ``seed``.
+    """Build the bot of ``level`` seeded with ``seed``.
 
+    Args:
+        level: a name in :data:`LEVELS`, or a plug-in ``"module:Class"``
+            (see :mod:`pishti.bots.plugins`).
+        seed: makes the bot's choices reproducible; None draws a fresh seed.
     Raises:
-        ValueError: unknown level.
+        ValueError: unknown level, or a plug-in that cannot be loaded or is no bot.
     """
+    if is_plugin_spec(level):
+        return make_plugin_bot(level, seed)
     try:
         factory = LEVELS[level]
     except KeyError:
-        raise ValueError(
-            f"unknown bot level {level!r}; known: {', '.join(sorted(LEVELS))}"
-        ) from None
+        raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}") from None
     return factory(seed)
 
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "NoviceBot", "RandomBot", "StandardBot", "make_bot"]

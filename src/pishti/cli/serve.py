@@ -1,0 +1,86 @@
+"""``pishti serve``: run the table server (R7) on its embedded defaults."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pishti.cli.app import app, fail
+
+WS_MAX_SIZE = 64 * 1024
+"""Frames over this many bytes are cut off by the WebSocket layer itself (code 1009);
+the server refuses frames over 4 KiB with a ``too_large`` error before that."""
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database: a SQLite file path or an SQLAlchemy async URL "
+            "(default: data/pishti.db).",
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it plays, so people can follow.")
+    ] = 0.7,
+    web: Annotated[
+        Path | None, typer.Option(help="Folder of the browser client (with index.html).")
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    time_scale: Annotated[
+        float,
+        typer.Option(
+            hidden=True,
+            help="Multiply every table clock and hold by this (for tests only).",
+        ),
+    ] = 1.0,
+    rate: Annotated[
+        float,
+        typer.Option(hidden=True, help="Client messages allowed per second and connection."),
+    ] = 20.0,
+    sqlite_synchronous: Annotated[
+        str, typer.Option(hidden=True, help="SQLite synchronous pragma: FULL or NORMAL.")
+    ] = "FULL",
+) -> None:
+    """Start the table server: HTTP and WebSockets on HOST:PORT, tables kept in a SQLite file."""
+    import uvicorn
+
+    from pishti.server import ServerConfig, create_app
+    from pishti.server.config import database_url
+
+    if not 0 <= port <= 65535:
+        raise fail("--port must be from 0 to 65535", 2)
+    if bot_delay < 0 or time_scale <= 0 or rate <= 0:
+        raise fail("--bot-delay must be 0 or more, --time-scale and --rate above 0", 2)
+    if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+        raise fail("--sqlite-synchronous must be FULL, NORMAL or EXTRA", 2)
+    web_dir = web
+    if web_dir is None:
+        packaged = Path(__file__).resolve().parent.parent / "web"
+        web_dir = packaged if (packaged / "index.html").is_file() else None
+    config = ServerConfig(
+        db_url=database_url(db),
+        time_scale=time_scale,
+        bot_delay=bot_delay,
+        web_dir=web_dir,
+        rate=rate,
+        sqlite_synchronous=sqlite_synchronous.upper(),
+    )
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    uvicorn.run(
+        create_app(config),
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,
+        log_level=log_level.lower(),
+        access_log=log_level.lower() == "debug",
+        backlog=4096,
+        timeout_graceful_shutdown=5,
+    )

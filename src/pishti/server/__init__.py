@@ -1,0 +1,19 @@
+"""The table server (R7): real-time Pishti tables over HTTP and WebSockets.
+
+Modules, one job each:
+
+- :mod:`~pishti.server.config`: the server's settings (:class:`ServerConfig`).
+- :mod:`~pishti.server.clock`: schedulers: the real asyncio one and a virtual one for tests.
+- :mod:`~pishti.server.protocol`: the strict pydantic models of every client message.
+- :mod:`~pishti.server.table`: the table state machine (seats, match, clocks, holds); no I/O.
+- :mod:`~pishti.server.views`: the lobby, snapshot and event messages, built per seat (R7.7).
+- :mod:`~pishti.server.store`: the database (SQLAlchemy 2, async).
+- :mod:`~pishti.server.writer`: group commit: changes are committed, then told.
+- :mod:`~pishti.server.hub`: tables in memory, connections, fan-out, rate limits.
+- :mod:`~pishti.server.app`: the FastAPI application (HTTP routes and the WebSocket).
+"""
+
+from pishti.server.app import create_app
+from pishti.server.config import ServerConfig
+
+__all__ = ["ServerConfig", "create_app"]

@@ -1,0 +1,192 @@
+"""The FastAPI application: JSON over HTTP for tables and seats, a WebSocket per seat for play.
+
+``create_app(config)`` builds it; ``pishti serve`` runs it on uvicorn.  Every
+route is described in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from pishti.server.config import ServerConfig
+from pishti.server.hub import Hub
+from pishti.server.protocol import CreateTable, JoinTable
+from pishti.server.table import Table, TableError, TableSettings
+from pishti.server.views import lobby_json
+
+MAX_BODY = 4096
+"""HTTP request bodies over this many bytes are refused (413)."""
+
+_HTTP_STATUS = {"table_full": 409, "seat_taken": 409, "bad_state": 409, "bad_message": 400}
+
+_PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Pishti</title></head>
+<body><h1>Pishti</h1><p>The table server is running. {what}</p>
+<p>The browser client is not installed with this server; the protocol is in
+<code>docs/protocol.md</code>.</p></body></html>
+"""
+
+
+class ApiError(Exception):
+    """An HTTP error answered as ``{"error": {"code", "message"}}`` with ``status``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) -> FastAPI:
+    """Build the server application.
+
+    Args:
+        config: the settings (defaults: ``ServerConfig()``).
+        hub: the hub to use (tests inject one with a virtual clock); built from
+            ``config`` when None.  It is started and stopped with the app.
+    """
+    config = config or ServerConfig()
+    the_hub = hub or Hub(config)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await the_hub.start()
+        try:
+            yield
+        finally:
+            await the_hub.stop()
+
+    app = FastAPI(
+        title="Pishti table server",
+        summary="Real-time Pishti tables (RULES.md R7); see docs/protocol.md.",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.hub = the_hub
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        text = first.get("msg", "invalid request")
+        return _error(400, "bad_request", f"{where}: {text}" if where else str(text))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.middleware("http")
+    async def _limit_body(request: Request, call_next: Any) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return _error(413, "too_large", f"request bodies are limited to {MAX_BODY} bytes")
+        response: Response = await call_next(request)
+        return response
+
+    async def _table(table_id: str) -> Table:
+        table = await the_hub.table(table_id)
+        if table is None:
+            raise ApiError(404, "not_found", f"no table {table_id!r}")
+        return table
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        """Create a table; the creator is its owner at seat 0 (R6.1, R7.1, R7.6)."""
+        settings = TableSettings(body.players, body.target, body.tempo)
+        table, seat, token = await the_hub.create_table(body.name, settings)
+        return {
+            "table_id": table.table_id,
+            "seat": seat,
+            "token": token,
+            "invite_url": f"/t/{table.table_id}",
+        }
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        """The public lobby of a table."""
+        table = await _table(table_id)
+        lobby = lobby_json(table)
+        await the_hub.writer.flush()  # tell nothing that is not committed
+        return lobby
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
+        """Take a free seat (any when ``seat`` is null) before the match starts."""
+        table = await _table(table_id)
+        if body.seat is not None and body.seat >= table.players:
+            raise ApiError(
+                400, "bad_request", f"no seat {body.seat} at a {table.players}-player table"
+            )
+        try:
+            seat, token = await the_hub.join(table, body.name, body.seat)
+        except TableError as exc:
+            code = "match_started" if exc.code == "bad_state" else exc.code
+            raise ApiError(_HTTP_STATUS.get(exc.code, 409), code, exc.message) from None
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def get_record(table_id: str, match: int | None = None) -> Response:
+        """The R10 record of a finished match (the latest when ``match`` is not given)."""
+        await _table(table_id)
+        found = await the_hub.store.record(table_id, match)
+        if found is None:
+            raise ApiError(409, "not_finished", "no finished match to give yet (R7.7)")
+        number, text = found
+        return Response(
+            text + "\n",
+            media_type="application/json",
+            headers={
+                "Content-Disposition": f'attachment; filename="pishti-{table_id}-{number}.json"'
+            },
+        )
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        """Liveness, with a few counters."""
+        return {"ok": True, **the_hub.stats()}
+
+    def _page(what: str) -> Response:
+        web_dir = config.web_dir
+        if web_dir is not None and (Path(web_dir) / "index.html").is_file():
+            return FileResponse(Path(web_dir) / "index.html", media_type="text/html")
+        return HTMLResponse(_PLACEHOLDER.format(what=html.escape(what)))
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return _page("")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def invite(table_id: str) -> Response:
+        return _page(f"Table {table_id}.")
+
+    if config.web_dir is not None and Path(config.web_dir).is_dir():
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/static", StaticFiles(directory=config.web_dir), name="static")
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        await the_hub.serve(websocket, table_id)
+
+    return app

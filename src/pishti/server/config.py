@@ -1,0 +1,69 @@
+"""The table server's settings, with the embedded defaults (a SQLite file, no other service)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DB_PATH = Path("data") / "pishti.db"
+"""Where the server keeps its SQLite file by default, relative to the working directory."""
+
+TEMPOS: dict[str, int] = {"relaxed": 60, "normal": 30, "fast": 15}
+"""Seconds per card for each tempo (R7.1)."""
+DEFAULT_TEMPO = "normal"
+
+HOLD_SECONDS = 60.0
+"""How long a lost connection holds its seat (R7.4)."""
+CLOSING_HOLD_SECONDS = 10.0
+"""The hold after the client said the player closed the game (R7.4)."""
+TIMEOUTS_TO_AUTOPILOT = 3
+"""Timeouts in a row that put a seat on autopilot (R7.3)."""
+
+
+def database_url(db: str | None) -> str:
+    """Turn ``--db`` into an SQLAlchemy async URL.
+
+    ``None`` gives the default SQLite file (``data/pishti.db``); a value with
+    ``://`` is taken as a URL (``sqlite+aiosqlite:///x.db``,
+    ``postgresql+asyncpg://...``); anything else is a SQLite file path.
+    """
+    if db is None:
+        db = str(DEFAULT_DB_PATH)
+    if "://" in db:
+        return db
+    return f"sqlite+aiosqlite:///{db}"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Settings of one server process.
+
+    Attributes:
+        db_url: SQLAlchemy async database URL (see :func:`database_url`).
+        time_scale: multiplies every table clock and hold (R7.1, R7.4); 1.0 in
+            play, small in end-to-end tests so that timeouts take milliseconds.
+        bot_delay: seconds a bot (or the autopilot) waits before it plays, so
+            people can follow; 0 in tests.
+        max_frame: the largest client frame accepted, in bytes (4 KiB).
+        rate: client messages allowed per second and connection (a burst of as many).
+        flood_close: refused messages within ``flood_window`` seconds that close the
+            connection (code 4429).
+        flood_window: seconds, see ``flood_close``.
+        event_buffer: events each table keeps for reconnecting clients.
+        outbox_limit: messages queued for one slow connection before it is dropped.
+        web_dir: a folder with the browser client (``index.html``); None for the
+            built-in placeholder page.
+        sqlite_synchronous: SQLite's ``synchronous`` pragma (``FULL`` or ``NORMAL``).
+    """
+
+    db_url: str = database_url(None)
+    time_scale: float = 1.0
+    bot_delay: float = 0.7
+    max_frame: int = 4096
+    rate: float = 20.0
+    flood_close: int = 100
+    flood_window: float = 5.0
+    event_buffer: int = 256
+    outbox_limit: int = 1024
+    web_dir: Path | None = None
+    sqlite_synchronous: str = "FULL"

@@ -1,0 +1,197 @@
+"""The strict schemas of every message a client sends (see ``docs/protocol.md``).
+
+Each WebSocket message is one JSON object with a ``type``; :func:`parse_message`
+validates it against exactly one model below (unknown fields, wrong types and
+unknown types are refused).  HTTP bodies are validated by :class:`CreateTable`
+and :class:`JoinTable`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+ERROR_CODES = (
+    "bad_message",
+    "too_large",
+    "rate_limited",
+    "unauthorized",
+    "seat_gone",
+    "not_found",
+    "not_owner",
+    "not_your_turn",
+    "card_not_held",
+    "stale",
+    "bad_state",
+    "seat_taken",
+    "table_full",
+)
+"""Every ``error`` code the WebSocket may send."""
+
+SEQ_MAX = 2**53
+"""Event numbers stay below this (JSON's exact integers)."""
+
+Name = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f]+$"
+    ),
+]
+"""A display name: 1 to 24 characters after trimming, no control characters."""
+SeatNumber = Annotated[int, Field(ge=0, le=3)]
+Seq = Annotated[int, Field(ge=0, lt=SEQ_MAX)]
+Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+Level = Annotated[str, StringConstraints(min_length=1, max_length=32)]
+CardText = Annotated[str, StringConstraints(min_length=2, max_length=3)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Hello(_Strict):
+    """``hello``: authenticate with a seat ``token``; ``last_seq``: the last event seen, or None."""
+
+    type: Literal["hello"]
+    token: Token
+    last_seq: Seq | None = None
+
+
+class Play(_Strict):
+    """``play``: play ``card`` (R1.2 text) in answer to event ``seq``, the last one seen."""
+
+    type: Literal["play"]
+    card: CardText
+    seq: Seq
+
+
+class TakeOver(_Strict):
+    """``take_over``: leave autopilot (R7.3)."""
+
+    type: Literal["take_over"]
+
+
+class AddBot(_Strict):
+    """``add_bot``: the owner puts a bot of ``level`` in the empty ``seat`` (R7.6)."""
+
+    type: Literal["add_bot"]
+    seat: SeatNumber
+    level: Level
+
+
+class RemoveBot(_Strict):
+    """``remove_bot``: the owner empties a bot's ``seat`` before the start."""
+
+    type: Literal["remove_bot"]
+    seat: SeatNumber
+
+
+class Start(_Strict):
+    """``start``: the owner starts the match (R7.6)."""
+
+    type: Literal["start"]
+
+
+class Leave(_Strict):
+    """``leave``: leave for good; a bot takes the seat (R7.5)."""
+
+    type: Literal["leave"]
+
+
+class Closing(_Strict):
+    """``closing``: the player closed the game; the hold is 10 s (R7.4)."""
+
+    type: Literal["closing"]
+
+
+class Rematch(_Strict):
+    """``rematch``: the owner starts a new match at the finished table."""
+
+    type: Literal["rematch"]
+
+
+class Ping(_Strict):
+    """``ping``: answered by ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Play | TakeOver | AddBot | RemoveBot | Start | Leave | Closing | Rematch | Ping,
+    Field(discriminator="type"),
+]
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = frozenset(
+    {"hello", "play", "take_over", "add_bot", "remove_bot", "start", "leave", "closing"}
+    | {"rematch", "ping"}
+)
+
+
+class BadMessage(Exception):
+    """A client message that is not valid: ``message`` says why, ``ref`` is its type if known."""
+
+    def __init__(self, message: str, ref: str | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.ref = ref
+
+
+def _ref_of(text: str) -> str | None:
+    """The ``type`` of a message that failed validation, when it is a known one."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(data, dict):
+        kind = data.get("type")
+        if isinstance(kind, str) and kind in MESSAGE_TYPES:
+            return kind
+    return None
+
+
+def parse_message(
+    text: str,
+) -> Hello | Play | TakeOver | AddBot | RemoveBot | Start | Leave | Closing | Rematch | Ping:
+    """Validate one client message (JSON text) against its schema.
+
+    Raises:
+        BadMessage: not JSON, not an object, an unknown ``type``, or wrong,
+            missing or extra fields.
+    """
+    try:
+        return _ADAPTER.validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        kind = first.get("type", "")
+        if kind == "json_invalid":
+            reason = "not valid JSON"
+        elif kind == "model_attributes_type" or kind == "union_tag_not_found":
+            reason = 'a message must be a JSON object with a "type"'
+        elif kind == "union_tag_invalid":
+            reason = "unknown message type"
+        else:
+            reason = (
+                f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
+            )
+        raise BadMessage(reason, _ref_of(text)) from None
+
+
+class CreateTable(_Strict):
+    """``POST /api/tables``: the creator's display ``name`` and the settings (R6.1, R7.1)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    name: Name
+    players: Literal[4, 2] = 4
+    target: Literal[51, 101, 151] = 101
+    tempo: Literal["relaxed", "normal", "fast"] = "normal"
+
+
+class JoinTable(_Strict):
+    """``POST /api/tables/{id}/join``: a display ``name`` and the wished ``seat`` (None: any)."""
+
+    name: Name
+    seat: SeatNumber | None = None

@@ -1,0 +1,215 @@
+"""The database: tables, their change logs and finished match records (SQLAlchemy 2, async).
+
+Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
+
+- ``tables``: one row per table: settings, the secret seed of its deals, status.
+- ``table_log``: every change of every table, in order (``n`` from 0), as JSON,
+  with the table's event number after it (``seq``).  Replaying a table's log
+  rebuilds it exactly (:meth:`pishti.server.table.Table.restore`).
+- ``match_records``: the R10 record of every finished match.
+
+SQLite runs in WAL mode; each :meth:`Store.write` is one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from pishti.server.table import Change, TableSettings
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("target", sa.Integer, nullable=False),
+    sa.Column("tempo", sa.String(16), nullable=False),
+    sa.Column("seed", sa.String(64), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+sa.Index("tables_status", tables_t.c.status)
+
+log_t = sa.Table(
+    "table_log",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("change", sa.Text, nullable=False),
+)
+
+records_t = sa.Table(
+    "match_records",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("match", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("finished", sa.Float, nullable=False),
+)
+
+
+@dataclass(slots=True)
+class StoredTable:
+    """A table as the database holds it: ``settings``, the secret ``seed``, its ``status``
+    and its ``changes`` in order."""
+
+    table_id: str
+    settings: TableSettings
+    seed: str
+    status: str
+    changes: list[Change]
+
+
+@dataclass(slots=True)
+class WriteBatch:
+    """What one transaction writes.
+
+    ``new_tables``: rows of ``tables``; ``log``: rows of ``table_log``
+    (``table_id``, ``n``, ``seq``, ``change`` as JSON text); ``statuses``: the
+    new status of each table whose status changed; ``records``: rows of
+    ``match_records``.
+    """
+
+    new_tables: list[dict[str, Any]] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    statuses: dict[str, str] = field(default_factory=dict)
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.new_tables or self.log or self.statuses or self.records)
+
+
+class Store:
+    """The repository over one database URL (``sqlite+aiosqlite:///data/pishti.db`` ...)."""
+
+    def __init__(self, url: str, *, sqlite_synchronous: str = "FULL") -> None:
+        """Remember ``url``; :meth:`open` connects.
+
+        Args:
+            url: an SQLAlchemy async URL.
+            sqlite_synchronous: SQLite's ``synchronous`` pragma, ``FULL`` or ``NORMAL``.
+        """
+        self.url = url
+        self.sqlite_synchronous = sqlite_synchronous
+        self._engine: AsyncEngine | None = None
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The open engine.
+
+        Raises:
+            RuntimeError: :meth:`open` was not called.
+        """
+        if self._engine is None:
+            raise RuntimeError("the store is not open")
+        return self._engine
+
+    async def open(self) -> None:
+        """Connect, set SQLite up (WAL) and create the schema if missing."""
+        url = sa.make_url(self.url)
+        if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(self.url)
+        if engine.dialect.name == "sqlite":
+            synchronous = self.sqlite_synchronous
+
+            @sa.event.listens_for(engine.sync_engine, "connect")
+            def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute(f"PRAGMA synchronous={synchronous}")
+                cursor.execute("PRAGMA busy_timeout=10000")
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.close()
+
+        async with engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+        self._engine = engine
+
+    async def close(self) -> None:
+        """Close every connection."""
+        if self._engine is not None:
+            await self._engine.dispose()
+            self._engine = None
+
+    async def write(self, batch: WriteBatch) -> None:
+        """Write ``batch`` in one transaction and commit it.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: nothing of the batch was written.
+        """
+        if not batch:
+            return
+        now = time.time()
+        async with self.engine.begin() as conn:
+            if batch.new_tables:
+                await conn.execute(sa.insert(tables_t), batch.new_tables)
+            if batch.log:
+                await conn.execute(sa.insert(log_t), batch.log)
+            for table_id, status in batch.statuses.items():
+                await conn.execute(
+                    sa.update(tables_t)
+                    .where(tables_t.c.id == table_id)
+                    .values(status=status, updated=now)
+                )
+            if batch.records:
+                await conn.execute(sa.insert(records_t), batch.records)
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """The table ``table_id`` with its changes, or None if there is none."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id))).first()
+            if row is None:
+                return None
+            return await self._stored(conn, row)
+
+    async def unfinished(self) -> list[StoredTable]:
+        """Every table still waiting or playing, with its changes."""
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(tables_t)
+                    .where(tables_t.c.status != "finished")
+                    .order_by(tables_t.c.created)
+                )
+            ).all()
+            return [await self._stored(conn, row) for row in rows]
+
+    async def _stored(self, conn: Any, row: Any) -> StoredTable:
+        changes = (
+            await conn.execute(
+                sa.select(log_t.c.change).where(log_t.c.table_id == row.id).order_by(log_t.c.n)
+            )
+        ).scalars()
+        return StoredTable(
+            table_id=row.id,
+            settings=TableSettings(row.players, row.target, row.tempo),
+            seed=row.seed,
+            status=row.status,
+            changes=[json.loads(c) for c in changes],
+        )
+
+    async def record(self, table_id: str, match: int | None = None) -> tuple[int, str] | None:
+        """``(match, record JSON)`` of the finished match ``match`` of a table (the
+        latest finished one when None), or None."""
+        query = sa.select(records_t.c.match, records_t.c.record).where(
+            records_t.c.table_id == table_id
+        )
+        if match is None:
+            query = query.order_by(records_t.c.match.desc()).limit(1)
+        else:
+            query = query.where(records_t.c.match == match)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else (row.match, row.record)

@@ -1,0 +1,182 @@
+"""The server's messages, each built for one seat from what that seat may see (R7.7).
+
+Game state reaches a seat only through :func:`pishti.engine.seat_view` (the
+snapshot) and :func:`pishti.engine.event_for_seat` (events); table events are
+public and hold no card.  Messages are JSON text, cards in the short form of R1.2.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pishti.engine import Event, card_text, event_for_seat, seat_view, team_of
+from pishti.server.table import Numbered, Payload, Table
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """Compact JSON text of a message."""
+    return _dumps(message)
+
+
+def lobby_json(table: Table) -> dict[str, Any]:
+    """The public lobby of ``GET /api/tables/{id}``: settings, status, owner and seats."""
+    s = table.settings
+    return {
+        "table_id": table.table_id,
+        "players": s.players,
+        "target": s.target,
+        "tempo": s.tempo,
+        "status": table.status,
+        "owner_seat": table.owner,
+        "match": table.match_no,
+        "seats": [table.seat_json(seat) for seat in range(s.players)],
+    }
+
+
+def deck_counts_json(table: Table) -> list[dict[str, Any]]:
+    """Every counted deck of the match so far (R5.5), with the match totals after it."""
+    match = table.match
+    if match is None:
+        return []
+    out = []
+    totals = [0, 0]
+    for number, deck in enumerate(match.decks):
+        if deck.counts is None:
+            continue
+        totals[0] += deck.counts[0].points
+        totals[1] += deck.counts[1].points
+        out.append(
+            {
+                "deck": number,
+                "teams": [deck.counts[0].as_json(), deck.counts[1].as_json()],
+                "last_capture_team": deck.last_capture_team,
+                "totals": list(totals),
+            }
+        )
+    return out
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """The snapshot's ``table`` object: the lobby plus clock, totals, winner and deck counts."""
+    out = lobby_json(table)
+    match = table.match
+    out["clock"] = table.clock()
+    out["totals"] = list(match.totals) if match is not None else [0, 0]
+    out["winner"] = match.winner if match is not None else None
+    out["deck_counts"] = deck_counts_json(table)
+    return out
+
+
+def view_json(table: Table, seat: int) -> dict[str, Any] | None:
+    """The snapshot's ``view`` object: ``seat``'s R7.7 view, or None before the first match."""
+    if table.match is None:
+        return None
+    v = seat_view(table.match, seat)
+    return {
+        "seat": v.seat,
+        "team": v.team,
+        "players": v.players,
+        "target": v.target,
+        "deck": v.deck,
+        "dealer": v.dealer,
+        "hand": [card_text(c) for c in v.hand],
+        "face_up": card_text(v.face_up),
+        "top_card": None if v.top_card is None else card_text(v.top_card),
+        "pile_size": v.pile_size,
+        "hand_sizes": list(v.hand_sizes),
+        "stock_size": v.stock_size,
+        "to_play": v.to_play,
+        "pishti_cards": [[card_text(c) for c in cards] for cards in v.pishti_cards],
+        "face_down": None if v.face_down is None else [card_text(c) for c in v.face_down],
+        "face_down_team": v.face_down_team,
+        "taken_counts": list(v.taken_counts),
+        "history": [
+            {"seat": p.seat, "card": card_text(p.card), "outcome": p.outcome} for p in v.history
+        ],
+        "totals": list(v.totals),
+        "finished": v.finished,
+        "winner": v.winner,
+    }
+
+
+def welcome_message(table: Table, seat: int, resumed: bool) -> str:
+    """The ``welcome`` message for ``seat``.
+
+    With ``resumed`` false it carries the full snapshot (``table`` and ``view``);
+    with ``resumed`` true they are null and the missed events follow it.
+    """
+    message: dict[str, Any] = {
+        "type": "welcome",
+        "seat": seat,
+        "team": team_of(seat),
+        "owner": table.owner == seat,
+        "seq": table.seq,
+        "resumed": resumed,
+        "table": None if resumed else table_json(table),
+        "view": None if resumed else view_json(table, seat),
+    }
+    return dumps(message)
+
+
+def snapshot_message(table: Table, seat: int) -> str:
+    """A ``snapshot`` message: the full state as ``seat`` may see it, at event ``table.seq``."""
+    return dumps(
+        {
+            "type": "snapshot",
+            "seq": table.seq,
+            "table": table_json(table),
+            "view": view_json(table, seat),
+        }
+    )
+
+
+def payload_json(payload: Payload, seat: int) -> dict[str, Any]:
+    """``seat``'s copy of an event as JSON (engine events filtered by ``event_for_seat``)."""
+    if isinstance(payload, Event):
+        return event_for_seat(payload, seat).as_json()
+    return payload
+
+
+class EventRenderer:
+    """Renders the ``event`` messages of one numbered event for each seat, encoding
+    each distinct seat copy once (most events are the same for every seat)."""
+
+    __slots__ = ("_by_seat", "_public", "item")
+
+    def __init__(self, item: Numbered) -> None:
+        """Render ``item`` = ``(seq, payload)``."""
+        self.item = item
+        self._public: str | None = None
+        self._by_seat: dict[int, str] = {}
+
+    def for_seat(self, seat: int) -> str:
+        """The ``event`` message text for ``seat`` (R7.7)."""
+        seq, payload = self.item
+        if isinstance(payload, Event):
+            text = self._by_seat.get(seat)
+            if text is None:
+                filtered = event_for_seat(payload, seat)
+                if filtered is payload and self._public is not None:
+                    return self._public
+                text = dumps({"type": "event", "seq": seq, "event": filtered.as_json()})
+                if filtered is payload:
+                    self._public = text
+                self._by_seat[seat] = text
+            return text
+        if self._public is None:
+            self._public = dumps({"type": "event", "seq": seq, "event": payload})
+        return self._public
+
+
+def event_message(item: Numbered, seat: int) -> str:
+    """The ``event`` message of ``item`` for ``seat``."""
+    return EventRenderer(item).for_seat(seat)
+
+
+def error_message(code: str, message: str, ref: str | None) -> str:
+    """An ``error`` message: ``code`` from the protocol, a line for people, and the
+    ``type`` of the client message that caused it (or null)."""
+    return dumps({"type": "error", "code": code, "message": message, "ref": ref})
