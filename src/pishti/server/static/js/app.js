@@ -86,7 +86,7 @@ export class App {
     else this.visit(tableId);
   }
 
-  async visit(tableId) {
+  async visit(tableId, notice = null) {
     this.root.replaceChildren(h("p", { class: "loading" }, t("conn.connecting")));
     let lobby;
     try {
@@ -108,6 +108,7 @@ export class App {
       visitor: true,
       lobby,
       tableId,
+      notice,
       name: storage.getName(),
       join: async (name, seat) => {
         try {
@@ -131,15 +132,36 @@ export class App {
     this.socket = new TableSocket(tableId, token, () => store.state.seq || null, {
       message: (msg) => store.dispatch(msg),
       status: (s) => this.setConnection(s),
-      unauthorized: () => {
-        storage.clearSeat(tableId);
-        this.socket = null;
-        this.store = null;
-        this.destroyScreen();
-        this.visit(tableId);
-      },
+      closed: (code) => this.onClosed(tableId, token, code),
     });
     this.socket.connect();
+  }
+
+  /** The server closed the seat's connection for good (docs/protocol.md, close codes). */
+  onClosed(tableId, token, code) {
+    this.socket = null;
+    if (code === 1000) return; // we left
+    this.destroyScreen();
+    if (code === 4409) {
+      // Another window took the seat: offer to take it back, never fight over it.
+      this.root.replaceChildren(
+        h(
+          "section",
+          { class: "screen message-screen" },
+          h("p", { role: "alert" }, t("conn.replaced")),
+          h(
+            "button",
+            { type: "button", class: "primary", id: "play-here", on: { click: () => this.connect(tableId, token) } },
+            t("conn.play_here"),
+          ),
+        ),
+      );
+      return;
+    }
+    // 4401, 4403, 4404: the token no longer holds a seat here.
+    storage.clearSeat(tableId);
+    this.store = null;
+    this.visit(tableId, code === 4403 ? t("table.seat_lost") : null);
   }
 
   onState(state, effects) {

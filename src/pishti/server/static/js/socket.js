@@ -5,11 +5,18 @@
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
 const PING_MS = 20000;
+/**
+ * Close codes after which reconnecting cannot help (docs/protocol.md): 1000 the
+ * player left, 4401 a wrong token, 4403 the seat went to a bot for good, 4404 no
+ * such table, 4409 another window took the seat.
+ */
+const FINAL = new Set([1000, 4401, 4403, 4404, 4409]);
 
 export class TableSocket {
   /**
    * `handlers`: `message(msg)`, `status(state)` with state "connecting",
-   * "open", "reconnecting" or "closed", `unauthorized()` when the token is refused.
+   * "open", "reconnecting" or "closed", and `closed(code)` when the server
+   * closed for good (see FINAL).
    * `lastSeq()` gives the last event number the client has seen.
    */
   constructor(tableId, token, lastSeq, handlers) {
@@ -20,6 +27,8 @@ export class TableSocket {
     this.ws = null;
     this.attempt = 0;
     this.stopped = false;
+    this.fresh = false;
+    this.closingSent = false;
     this.retryTimer = null;
     this.pingTimer = null;
     this.onPageHide = () => this.sendClosing();
@@ -44,7 +53,9 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, last_seq: this.lastSeq() }));
+      const lastSeq = this.fresh ? null : this.lastSeq();
+      this.fresh = false;
+      ws.send(JSON.stringify({ type: "hello", token: this.token, last_seq: lastSeq }));
     });
     ws.addEventListener("message", (e) => {
       let msg;
@@ -58,22 +69,19 @@ export class TableSocket {
         this.handlers.status("open");
         this.startPing();
       }
-      if (msg.type === "error" && msg.code === "unauthorized") {
-        this.stop();
-        this.handlers.unauthorized();
-        return;
-      }
       this.handlers.message(msg);
     });
     ws.addEventListener("close", (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.stopPing();
-      if (e.code === 4401) {
+      if (FINAL.has(e.code)) {
+        // The seat or the table is gone, or another window took the seat: no retry.
         this.stop();
-        this.handlers.unauthorized();
+        this.handlers.closed(e.code);
         return;
       }
+      if (e.code === 4408) this.fresh = true; // fell behind: ask for a snapshot
       this.scheduleRetry();
     });
     // An "error" is always followed by "close", which does the retrying.
@@ -117,7 +125,8 @@ export class TableSocket {
   }
 
   sendClosing() {
-    this.send({ type: "closing" });
+    if (this.closingSent) return;
+    this.closingSent = this.send({ type: "closing" });
   }
 
   /** Stop for good: no more retries. */

@@ -222,8 +222,15 @@ export class LobbyScreen {
   }
 
   visitorBox(table) {
+    const notice = this.ctx.notice ? h("p", { class: "form-error", role: "alert" }, this.ctx.notice) : null;
     if (table.status !== "waiting") {
-      return h("p", { class: "form-error", role: "alert" }, t(table.status === "finished" ? "lobby.finished" : "lobby.already_started"));
+      return h(
+        "div",
+        { class: "visitor" },
+        notice,
+        h("p", { class: "form-error", role: notice ? null : "alert" }, t(table.status === "finished" ? "lobby.finished" : "lobby.already_started")),
+        h("a", { class: "button", href: "/" }, t("end.new_table")),
+      );
     }
     this.nameInput =
       this.nameInput ||

@@ -26,6 +26,7 @@ export class TableScreen {
     this.recordsUs = h("div", { class: "records us" });
     this.recordsThem = h("div", { class: "records them" });
     this.faceDown = h("div", { class: "facedown" });
+    this.info = h("div", { class: "match-info" });
     this.turnLine = h("p", { class: "turn-line", id: "turn-line" });
     this.hand = h("div", {
       class: "hand",
@@ -39,7 +40,7 @@ export class TableScreen {
     this.dialog.addEventListener("close", () => this.afterDialog());
 
     const centerWrap = h("div", { class: "center-wrap" }, this.center, this.effects);
-    this.felt.append(this.recordsThem, this.recordsUs, this.faceDown, centerWrap);
+    this.felt.append(this.info, this.recordsThem, this.recordsUs, this.faceDown, centerWrap);
     this.section = h(
       "section",
       { class: "screen table-screen", "aria-label": "Pişti" },
@@ -72,7 +73,8 @@ export class TableScreen {
     const { table, view } = state;
     if (!table || !view) return;
     this.renderScorebar(state);
-    this.renderSeats(state, effects);
+    this.renderInfo(state);
+    this.renderSeats(state);
     this.renderCenter(state, effects);
     this.renderRecords(state);
     this.renderHand(state);
@@ -101,12 +103,6 @@ export class TableScreen {
       ),
       h(
         "div",
-        { class: "match-info" },
-        h("span", { id: "deck-number" }, t("table.deck", { n: view.deck + 1 })),
-        h("span", {}, t("table.target", { n: table.target })),
-      ),
-      h(
-        "div",
         { class: "bar-actions" },
         h(
           "button",
@@ -122,7 +118,16 @@ export class TableScreen {
     );
   }
 
-  renderSeats(state, effects) {
+  renderInfo(state) {
+    const { table, view } = state;
+    replace(
+      this.info,
+      h("span", { id: "deck-number" }, t("table.deck", { n: view.deck + 1 })),
+      h("span", {}, t("table.target", { n: table.target })),
+    );
+  }
+
+  renderSeats(state) {
     const { table, view, seat: me } = state;
     const players = table.players;
     for (const el of Object.values(this.seatEls)) el.remove();
@@ -344,7 +349,7 @@ export class TableScreen {
         break;
       }
       case "captured":
-        sweep(this.effects, effect.card, position(effect.seat, me, table.players));
+        sweep(this.effects, effect.card, position(effect.seat, me, table.players), this.center.querySelector(".pile"));
         break;
       case "played":
         if (effect.seat !== me) {

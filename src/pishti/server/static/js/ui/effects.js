@@ -21,9 +21,15 @@ export function pishtiBurst(layer, { jack, card }) {
   return burst;
 }
 
-/** The capturing card flies from the pile towards `pos` (bottom, right ...). */
-export function sweep(layer, card, pos) {
+/** The capturing card flies from `from` (the pile) towards `pos` (bottom, right ...). */
+export function sweep(layer, card, pos, from) {
   const ghost = h("div", { class: `ghost to-${pos}`, "aria-hidden": "true" }, cardFace(card, { label: false }));
+  if (from) {
+    const a = from.getBoundingClientRect();
+    const b = layer.getBoundingClientRect();
+    ghost.style.left = `${a.left - b.left}px`;
+    ghost.style.top = `${a.top - b.top}px`;
+  }
   layer.append(ghost);
   setTimeout(() => ghost.remove(), 900);
 }

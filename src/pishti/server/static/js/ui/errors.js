@@ -10,13 +10,15 @@ const KNOWN = new Set([
   "bad_state",
   "rate_limited",
   "network",
+  "seat_taken",
+  "match_started",
 ]);
 
 /** A sentence for an ApiError, a protocol `error` message or any Error. */
 export function errorText(err) {
   const code = err && err.code;
   if (code === "network" || (err && err.status === 0)) return t("error.network");
-  if (err && err.status === 409) return t("error.full");
   if (KNOWN.has(code)) return t(`error.${code}`);
+  if (err && err.status === 409) return t("error.full");
   return t("error.generic", { message: (err && err.message) || String(err) });
 }

@@ -1,0 +1,240 @@
+"""Drives the browser client the way a person does: by clicks (and keys) on what it shows."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conftest import pishti_command
+
+COUNT_ROWS = (
+    "cards",
+    "aces",
+    "jacks",
+    "two_of_clubs",
+    "ten_of_diamonds",
+    "most_cards",
+    "pishtis",
+    "jack_pishtis",
+    "points",
+    "totals",
+)
+
+WHAT_NOW = """() => {
+  if (document.querySelector('.end-screen .final-scores')) return 'end';
+  const dialog = document.querySelector('#count-dialog');
+  if (dialog && dialog.open) return 'count';
+  if (document.querySelector('.table-screen .hand.playable .hand-card')) return 'turn';
+  return false;
+}"""
+
+HOLD_BURST = """() => {
+  for (const a of document.getAnimations()) {
+    const el = a.effect && a.effect.target;
+    if (el && el.closest && el.closest('.burst')) { a.currentTime = 900; a.pause(); }
+    else a.finish();
+  }
+}"""
+
+
+@dataclass
+class Seen:
+    """What a player saw during a match."""
+
+    counts: list[dict[str, Any]] = field(default_factory=list)
+    plays: int = 0
+    pishti_bursts: int = 0
+    shots: set[str] = field(default_factory=set)
+
+
+class Player:
+    """One person at one browser page."""
+
+    def __init__(self, page: Any, shots: Path | None = None, prefix: str = "") -> None:
+        self.page = page
+        self.shots = shots
+        self.prefix = prefix
+        self.seen = Seen()
+        self.rng = random.Random(7)
+
+    # -- screens before the match --------------------------------------------
+
+    def create_table(
+        self, name: str, players: int = 4, target: int = 51, tempo: str = "relaxed"
+    ) -> str:
+        page = self.page
+        page.goto("/")
+        page.fill("#player-name", name)
+        page.check(f"input[name=players][value='{players}']")
+        page.check(f"input[name=target][value='{target}']")
+        page.check(f"input[name=tempo][value='{tempo}']")
+        page.click("#create-table")
+        page.wait_for_selector(".lobby-screen #invite-link")
+        return str(page.input_value("#invite-link"))
+
+    def sit_by_link(self, link: str, name: str, seat: int) -> None:
+        page = self.page
+        page.goto(link)
+        page.fill("#visitor-name", name)
+        page.click(f"#sit-{seat}")
+        page.wait_for_selector(f".lobby-seat.me[data-seat='{seat}']")
+
+    def add_bot(self, seat: int, level: str = "standard") -> None:
+        page = self.page
+        page.select_option(f"#bot-level-{seat}", level)
+        page.click(f"#add-bot-{seat}")
+        page.wait_for_selector(f".lobby-seat.kind-bot[data-seat='{seat}']")
+
+    def start(self) -> None:
+        self.page.click("#start-match")
+        self.page.wait_for_selector(".table-screen .hand")
+
+    # -- during the match ------------------------------------------------------
+
+    def what_now(self, timeout: float = 20_000) -> str:
+        """Wait until this player must act: 'turn', 'count' or 'end'."""
+        handle = self.page.wait_for_function(WHAT_NOW, timeout=timeout, polling=50)
+        return str(handle.json_value())
+
+    def peek(self) -> str | None:
+        """Like :meth:`what_now` without waiting: None when nothing is to be done."""
+        value = self.page.evaluate(WHAT_NOW)
+        return str(value) if value else None
+
+    def hand(self) -> list[str]:
+        return list(
+            self.page.eval_on_selector_all(
+                ".hand .hand-card", "els => els.map(e => e.dataset.card)"
+            )
+        )
+
+    def shot(self, name: str, still: bool = True) -> None:
+        """Save a screenshot once per name; ``still`` finishes running animations first."""
+        if self.shots is None or name in self.seen.shots:
+            return
+        self.seen.shots.add(name)
+        self.page.screenshot(
+            path=str(self.shots / f"{self.prefix}{name}.png"),
+            animations="disabled" if still else "allow",
+        )
+
+    def play_turn(self, keyboard: bool = False) -> str:
+        """Play one card of the hand, by a click or by the keyboard; returns the card."""
+        page = self.page
+        if page.locator(".effects .burst").count():
+            self.seen.pishti_bursts += 1
+            if "pishti" not in self.seen.shots:
+                # Hold the burst at its full size for the picture.
+                page.evaluate(HOLD_BURST)
+                self.shot("pishti", still=False)
+                page.evaluate("() => document.getAnimations().forEach(a => a.play())")
+        hand = self.hand()
+        assert hand, "my turn with an empty hand"
+        index = self.rng.randrange(len(hand))
+        card = hand[index]
+        if self.seen.plays == 6:
+            self.shot("table")
+        if keyboard:
+            page.keyboard.press(str(index + 1))
+        else:
+            page.click(f".hand .hand-card[data-card='{card}']")
+        self.seen.plays += 1
+        return card
+
+    def read_count(self, selector: str = "#count-dialog .count-table") -> dict[str, Any]:
+        """A count table (the open dialog's by default), checked line by line (R5.2, R5.5)."""
+        page = self.page
+        table = page.locator(selector).first
+        deck = int(table.get_attribute("data-deck") or "-1")
+        teams: list[dict[str, Any]] = [{}, {}]
+        for row in COUNT_ROWS:
+            for team in (0, 1):
+                text = table.locator(f"tr[data-row='{row}'] td[data-team='{team}']").inner_text()
+                teams[team][row] = text.strip()
+        parsed = [{k: _value(v) for k, v in t.items()} for t in teams]
+        for t in parsed:
+            expected = (
+                t["aces"]
+                + t["jacks"]
+                + 2 * t["two_of_clubs"]
+                + 3 * t["ten_of_diamonds"]
+                + 3 * t["most_cards"]
+                + 10 * t["pishtis"]
+                + 20 * t["jack_pishtis"]
+            )
+            assert t["points"] == expected, f"deck {deck}: points do not add up: {t}"
+        assert parsed[0]["cards"] + parsed[1]["cards"] == 52, parsed
+        assert parsed[0]["two_of_clubs"] + parsed[1]["two_of_clubs"] == 1
+        assert parsed[0]["ten_of_diamonds"] + parsed[1]["ten_of_diamonds"] == 1
+        count = {"deck": deck, "teams": parsed}
+        self.seen.counts.append(count)
+        return count
+
+    def close_count(self) -> None:
+        self.page.click("#count-close")
+        self.page.wait_for_function("() => !document.querySelector('#count-dialog').open")
+
+    def scores(self) -> list[int]:
+        return [
+            int(self.page.inner_text(f".scorebar .score[data-team='{team}'] .score-value"))
+            for team in (0, 1)
+        ]
+
+    def play_match(self, keyboard_every: int = 0, max_steps: int = 2000) -> None:
+        """Play until the end screen: a card on each turn, read and close each count."""
+        for _ in range(max_steps):
+            now = self.what_now()
+            if now == "end":
+                # The last deck's count is on the end screen.
+                self.read_count(".end-screen .end-card > .count-table")
+                self.shot("end")
+                return
+            if now == "count":
+                count = self.read_count()
+                self.shot("count")
+                self.close_count()
+                totals = [count["teams"][0]["totals"], count["teams"][1]["totals"]]
+                if self.page.locator(".table-screen").count():
+                    assert self.scores() == totals
+                continue
+            keyboard = bool(keyboard_every) and self.seen.plays % keyboard_every == 0
+            self.play_turn(keyboard=keyboard)
+        raise AssertionError("the match did not end")
+
+    # -- after the match ---------------------------------------------------------
+
+    def final_scores(self) -> list[int]:
+        return [
+            int(self.page.inner_text(f"#final-scores [data-team='{team}'] .final-total"))
+            for team in (0, 1)
+        ]
+
+    def download_record(self, folder: Path) -> Path:
+        with self.page.expect_download() as info:
+            self.page.click("#download-record")
+        path = folder / "record.json"
+        info.value.save_as(str(path))
+        return path
+
+
+def _value(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    return 0 if text in ("–", "-", "") else 1  # yes / evet
+
+
+def replay_json(record: Path) -> dict[str, Any]:
+    """``pishti replay --json`` of a record file."""
+    out = subprocess.run(
+        pishti_command("replay", str(record), "--json"),
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result

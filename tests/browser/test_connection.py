@@ -1,0 +1,88 @@
+"""Connection trouble is shown and recovers by itself; closing the page tells the server."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+from driver import Player
+
+
+class SocketTap:
+    """Sits between the page and the server's WebSocket: records what the page
+    sends and can cut the connection as a restarting server would."""
+
+    def __init__(self, page: Any) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.routes: list[tuple[Any, Any]] = []
+        page.route_web_socket("**/ws/tables/*", self.handle)
+
+    def handle(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            with contextlib.suppress(ValueError):
+                self.sent.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(from_page)
+        self.routes.append((ws, server))
+
+    def types(self) -> list[str]:
+        return [str(m.get("type")) for m in self.sent]
+
+    def cut(self) -> None:
+        """Close the latest connection on both sides (1012: the server restarts)."""
+        ws, server = self.routes[-1]
+        server.close()
+        ws.close(code=1012, reason="restarting")
+
+
+def test_lost_connection_shows_reconnecting_and_recovers(open_page: Any) -> None:
+    page = open_page()
+    tap = SocketTap(page)
+    player = Player(page)
+    player.create_table("Alice", players=2, target=51)
+    player.add_bot(1, "standard")
+    player.start()
+    for _ in range(3):
+        assert player.what_now() == "turn"
+        player.play_turn()
+    assert player.what_now() == "turn"
+    hand = player.hand()
+    before = len(tap.routes)
+    tap.cut()
+    banner = page.locator("#connection")
+    banner.wait_for(state="visible")
+    assert "reconnecting" in banner.inner_text()
+    # It comes back by itself, says so, and the table is as it was.
+    page.wait_for_function("() => document.querySelector('#connection').dataset.state === 'back'")
+    banner.wait_for(state="hidden")
+    assert len(tap.routes) == before + 1
+    hellos = [m for m in tap.sent if m.get("type") == "hello"]
+    assert hellos[-1]["last_seq"] is not None and hellos[-1]["last_seq"] > 0
+    assert player.what_now() == "turn"
+    assert player.hand() == hand
+    # Play on to the end of the deck.
+    while player.what_now() == "turn":
+        player.play_turn()
+    assert player.what_now() == "count"
+    player.read_count()
+
+
+def test_reload_tells_the_server_the_page_closed_and_returns_to_the_seat(open_page: Any) -> None:
+    page = open_page()
+    tap = SocketTap(page)
+    player = Player(page)
+    player.create_table("Alice", players=2, target=51)
+    player.add_bot(1, "novice")
+    player.start()
+    assert player.what_now() == "turn"
+    hand = player.hand()
+    page.reload()
+    page.wait_for_selector(".table-screen .hand .hand-card")
+    assert "closing" in tap.types()  # the 10-second hold of R7.4
+    assert player.what_now() == "turn"
+    assert player.hand() == hand
+    assert page.inner_text(".seat.pos-bottom .seat-name") == "Alice"

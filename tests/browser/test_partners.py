@@ -1,0 +1,61 @@
+"""Two people sit as partners through the invite link; one reloads mid-deck."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from driver import Player
+
+
+def test_partners_by_invite_link_play_a_deck_and_reload(open_page: Any, screenshots: Path) -> None:
+    owner = Player(open_page(label="owner"), screenshots, "partners-")
+    link = owner.create_table("Alice", players=4, target=51)
+    assert "/t/" in link
+    partner = Player(open_page(label="partner", viewport={"width": 390, "height": 844}))
+    partner.sit_by_link(link, "Bora", 2)
+    # The owner sees the partner sit, opposite.
+    owner.page.wait_for_selector(".lobby-seat.pos-top[data-seat='2'] >> text=Bora")
+    owner.add_bot(1, "standard")
+    owner.add_bot(3, "standard")
+    owner.start()
+    partner.page.wait_for_selector(".table-screen .hand")
+    assert partner.page.inner_text(".seat.pos-top .seat-name") == "Alice"
+    assert owner.page.inner_text(".seat.pos-top .seat-name") == "Bora"
+
+    reloaded = False
+    counted: dict[str, dict[str, Any]] = {}
+    deadline = time.monotonic() + 120
+    while len(counted) < 2:
+        assert time.monotonic() < deadline, "the deck did not end"
+        acted = False
+        for name, player in (("owner", owner), ("partner", partner)):
+            if name in counted:
+                continue
+            now = player.peek()
+            if now == "count":
+                counted[name] = player.read_count()
+                acted = True
+            elif now == "turn":
+                if name == "partner" and not reloaded and partner.seen.plays == 4:
+                    hand = partner.hand()
+                    partner.page.reload()
+                    partner.page.wait_for_selector(".table-screen .hand .hand-card")
+                    assert partner.page.inner_text(".seat.pos-bottom .seat-name") == "Bora"
+                    assert partner.hand() == hand
+                    reloaded = True
+                    partner.what_now()
+                player.play_turn()
+                acted = True
+            elif now == "end":
+                raise AssertionError("a 51-point match cannot end in one deck")
+        if not acted:
+            time.sleep(0.03)
+    assert reloaded
+    assert counted["owner"]["teams"] == counted["partner"]["teams"]
+    assert counted["owner"]["deck"] == 0
+    # Both close the count and the next deck is dealt to both.
+    for player in (owner, partner):
+        player.close_count()
+        player.page.wait_for_selector("#deck-number")
