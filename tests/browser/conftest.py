@@ -55,15 +55,13 @@ def pishti_command(*args: str) -> list[str]:
     return [sys.executable, "-c", "from pishti.cli import main; main()", *args]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A table server on a free loopback port with a fresh SQLite file and instant bots.
-
-    It serves the browser client from its packaged folder, as ``pishti serve`` does.
-    """
-    tmp = tmp_path_factory.mktemp("server")
+def start_server(
+    folder: Path, *extra: str, bot_delay: float = 0.0
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``pishti serve`` on a free loopback port with a fresh SQLite file and
+    (by default) instant bots; return the process and its base URL once it answers."""
     port = _free_port()
-    log = (tmp / "server.log").open("w")
+    log = (folder / "server.log").open("w")
     proc = subprocess.Popen(
         pishti_command(
             "serve",
@@ -72,36 +70,58 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "--port",
             str(port),
             "--db",
-            str(tmp / "pishti.db"),
+            str(folder / "pishti.db"),
             "--bot-delay",
-            "0",
+            str(bot_delay),
             "--log-level",
             "warning",
+            *extra,
         ),
         stdout=log,
         stderr=subprocess.STDOUT,
-        cwd=tmp,
+        cwd=folder,
     )
+    log.close()
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
         try:
             with urllib.request.urlopen(base + "/healthz", timeout=1) as response:
                 if response.status == 200:
-                    break
+                    return proc, base
         except OSError:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            raise RuntimeError("the server did not start:\n" + (tmp / "server.log").read_text())
+            raise RuntimeError("the server did not start:\n" + (folder / "server.log").read_text())
         time.sleep(0.1)
-    yield base
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
     proc.terminate()
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
-    log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The table server for the session.  It serves the browser client from its
+    packaged folder, as ``pishti serve`` does."""
+    proc, base = start_server(tmp_path_factory.mktemp("server"))
+    yield base
+    stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A table server whose clocks run 20 times faster, for timeouts and autopilot
+    (R7.2, R7.3); its bots and the autopilot take 0.2 s a card, so a match lasts."""
+    folder = tmp_path_factory.mktemp("fast-server")
+    proc, base = start_server(folder, "--time-scale", "0.05", bot_delay=0.2)
+    yield base
+    stop_server(proc)
 
 
 @pytest.fixture(scope="session")
@@ -146,9 +166,10 @@ def open_page(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
         locale: str = "en-US",
         viewport: dict[str, int] | None = None,
         label: str = "",
+        base_url: str | None = None,
     ) -> Any:
         context = browser.new_context(
-            base_url=server,
+            base_url=base_url or server,
             locale=locale,
             viewport=viewport or {"width": 1280, "height": 800},
             accept_downloads=True,

@@ -48,6 +48,7 @@ class Seen:
     counts: list[dict[str, Any]] = field(default_factory=list)
     plays: int = 0
     pishti_bursts: int = 0
+    face_down: int = 0
     shots: set[str] = field(default_factory=set)
 
 
@@ -134,16 +135,45 @@ class Player:
                 page.evaluate("() => document.getAnimations().forEach(a => a.play())")
         hand = self.hand()
         assert hand, "my turn with an empty hand"
+        self.check_table()
         index = self.rng.randrange(len(hand))
         card = hand[index]
         if self.seen.plays == 6:
             self.shot("table")
-        if keyboard:
-            page.keyboard.press(str(index + 1))
+        if keyboard and self.seen.plays % 2:
+            # Arrow keys move along the hand, Enter plays the focused card.
+            page.focus(".hand .hand-card[tabindex='0']")
+            page.keyboard.press("Home")
+            for _ in range(index):
+                page.keyboard.press("ArrowRight")
+            focused = page.evaluate("() => document.activeElement.dataset.card")
+            assert focused == card, (focused, card)
+            page.keyboard.press("Enter")
+        elif keyboard:
+            page.keyboard.press(str(index + 1))  # or the card's number
         else:
             page.click(f".hand .hand-card[data-card='{card}']")
         self.seen.plays += 1
         return card
+
+    def check_table(self) -> None:
+        """What the table shows holds together (R7.7): the face-down cards are three,
+        shown only to the team that took them; every button has a name."""
+        page = self.page
+        face_down = page.locator("#face-down [role=listitem]")
+        if face_down.count():
+            assert face_down.count() == 3
+            self.seen.face_down += 1
+        unnamed = page.evaluate(
+            """() => [...document.querySelectorAll('button, a[href], select')]
+                 .filter(b => !(b.getAttribute('aria-label') || b.textContent).trim())
+                 .map(b => b.outerHTML)"""
+        )
+        assert unnamed == [], unnamed
+        labels = page.eval_on_selector_all(
+            ".hand .hand-card", "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        assert all(label and len(label) > 4 for label in labels), labels
 
     def read_count(self, selector: str = "#count-dialog .count-table") -> dict[str, Any]:
         """A count table (the open dialog's by default), checked line by line (R5.2, R5.5)."""
@@ -174,8 +204,13 @@ class Player:
         self.seen.counts.append(count)
         return count
 
-    def close_count(self) -> None:
-        self.page.click("#count-close")
+    def close_count(self, keyboard: bool = False) -> None:
+        if keyboard:
+            # The dialog opens with its button focused: Enter closes it.
+            assert self.page.evaluate("() => document.activeElement.id") == "count-close"
+            self.page.keyboard.press("Enter")
+        else:
+            self.page.click("#count-close")
         self.page.wait_for_function("() => !document.querySelector('#count-dialog').open")
 
     def scores(self) -> list[int]:
@@ -196,7 +231,7 @@ class Player:
             if now == "count":
                 count = self.read_count()
                 self.shot("count")
-                self.close_count()
+                self.close_count(keyboard=bool(keyboard_every))
                 totals = [count["teams"][0]["totals"], count["teams"][1]["totals"]]
                 if self.page.locator(".table-screen").count():
                     assert self.scores() == totals

@@ -86,3 +86,19 @@ def test_reload_tells_the_server_the_page_closed_and_returns_to_the_seat(open_pa
     assert player.what_now() == "turn"
     assert player.hand() == hand
     assert page.inner_text(".seat.pos-bottom .seat-name") == "Alice"
+
+
+def test_three_timeouts_put_the_seat_on_autopilot_until_take_over(
+    open_page: Any, fast_server: str
+) -> None:
+    page = open_page(base_url=fast_server)
+    player = Player(page)
+    player.create_table("Alice", players=2, target=51, tempo="fast")
+    player.add_bot(1, "standard")
+    player.start()
+    # Alice does not play: the table plays for her, and after three timeouts in
+    # a row her seat is on autopilot (R7.2, R7.3).
+    page.wait_for_selector("#take-over", timeout=30_000)
+    assert "autopilot" in page.inner_text(".seat.pos-bottom .seat-tags")
+    page.click("#take-over")
+    page.wait_for_selector(".autopilot-banner", state="hidden")

@@ -79,9 +79,21 @@ def test_four_player_match_against_three_bots(
     assert any(s in label for s in suits), label
     player.play_match()
     assert len(player.seen.counts) >= 1
-    if turkish:
-        assert "Oyun kaydını indir" in page.inner_text("#download-record")
     check_end(player, tmp_path, 4)
+    if turkish:
+        # The language can be switched at any time, and the choice is kept.
+        assert page.inner_text("#download-record") == "Oyun kaydını indir"
+        page.click(".lang-switch [data-lang='en']")
+        page.wait_for_selector("#download-record >> text=Download the match record")
+        page.click(".lang-switch [data-lang='tr']")
+        page.wait_for_selector("#download-record >> text=Oyun kaydını indir")
+    else:
+        # The owner starts a rematch at the same table: a fresh match, same seats.
+        page.click("#rematch")
+        page.wait_for_selector(".table-screen .hand")
+        assert player.scores() == [0, 0]
+        assert page.inner_text("#deck-number") == "Deck 1"
+        assert page.inner_text(".seat.pos-right .seat-name") == "Bot 2"
 
 
 def test_two_player_match_against_a_bot_by_keyboard_and_clicks(

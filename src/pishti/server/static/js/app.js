@@ -118,6 +118,13 @@ export class App {
           this.destroyScreen();
           this.connect(tableId, joined.token);
         } catch (err) {
+          // Someone may have sat meanwhile: show the seats as they are now.
+          try {
+            const fresh = await getTable(tableId);
+            if (this.screen && this.screen.ctx.visitor) this.screen.refresh(fresh);
+          } catch {
+            // keep the old picture
+          }
           throw Object.assign(err, { text: errorText(err) });
         }
       },
@@ -176,7 +183,7 @@ export class App {
     document.title = this.title(state);
     for (const effect of effects) {
       if (effect.kind === "resync") this.resync();
-      else if (effect.kind === "error") this.toast(errorText(effect));
+      else if (effect.kind === "error" && effect.ref !== "hello") this.toast(errorText(effect));
     }
   }
 

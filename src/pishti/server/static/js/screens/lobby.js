@@ -259,6 +259,12 @@ export class LobbyScreen {
     }
   }
 
+  /** A visitor's fresh look at the table (after a seat was taken meanwhile). */
+  refresh(lobby) {
+    this.ctx.lobby = lobby;
+    this.render(lobby, null, false);
+  }
+
   showError(text) {
     if (this.error) this.error.textContent = text;
   }
