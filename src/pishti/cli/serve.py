@@ -62,7 +62,7 @@ def serve_command(
         raise fail("--sqlite-synchronous must be FULL, NORMAL or EXTRA", 2)
     web_dir = web
     if web_dir is None:
-        packaged = Path(__file__).resolve().parent.parent / "web"
+        packaged = Path(__file__).resolve().parent.parent / "server" / "static"
         web_dir = packaged if (packaged / "index.html").is_file() else None
     config = ServerConfig(
         db_url=database_url(db),
