@@ -705,8 +705,9 @@ class Table:
     def _apply_replace(self, change: Change) -> list[Payload]:
         seat = change["seat"]
         old = self.seats[seat]
+        # The token hash stays, so that the person is told the seat is gone (R7.5).
         self.seats[seat] = SeatState(
-            kind="bot", name=old.name, level=STANDARD, left=True, token_hash=None
+            kind="bot", name=old.name, level=STANDARD, left=True, token_hash=old.token_hash
         )
         return [self._seat_event(seat), *self._pass_owner(seat)]
 

@@ -1,0 +1,250 @@
+"""Test clients of the table protocol, and the check that no message leaks a hidden card.
+
+:class:`Player` speaks the protocol over any :class:`Transport` (a real
+``websockets`` connection, or the in-process fake of ``test_hub.py``), keeps
+the seat's state from the messages it gets, and plays a random card of its
+hand when its clock starts.  :func:`leaks` checks a seat's messages against
+the match record afterwards (R7.7).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from pishti.engine import Deck, Match, card_text, team_of
+from pishti.records import MatchRecord
+
+
+class Transport(Protocol):
+    async def send(self, text: str) -> None: ...
+
+    async def recv(self) -> str: ...
+
+    async def close(self) -> None: ...
+
+
+class Closed(Exception):
+    """The server closed the connection."""
+
+
+class Player:
+    """One seat's client.
+
+    Attributes:
+        messages: every message received, in order (parsed JSON).
+        seq: the last event number seen.  hand: the seat's cards.
+        errors: the ``error`` messages received.  over: the ``match_over`` event, once seen.
+    """
+
+    def __init__(
+        self,
+        transport: Transport,
+        token: str,
+        *,
+        rng: random.Random | None = None,
+        autoplay: bool = True,
+    ) -> None:
+        self.transport = transport
+        self.token = token
+        self.rng = rng or random.Random(0)
+        self.autoplay = autoplay
+        self.messages: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.seat: int | None = None
+        self.seq = 0
+        self.hand: list[str] = []
+        self.to_play: int | None = None
+        self.over: dict[str, Any] | None = None
+        self.welcome: dict[str, Any] | None = None
+        self.seats: dict[int, dict[str, Any]] = {}
+        self.autopilot = False
+        self.played = 0
+        self._asked = -1
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.transport.send(json.dumps(message))
+
+    async def hello(self, last_seq: int | None = None) -> dict[str, Any]:
+        """Say hello; return the ``welcome`` (its missed events, if any, follow)."""
+        await self.send({"type": "hello", "token": self.token, "last_seq": last_seq})
+        message = await self.recv()
+        if message["type"] != "welcome":
+            raise AssertionError(f"expected a welcome, got {message}")
+        return message
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        try:
+            text = await asyncio.wait_for(self.transport.recv(), timeout)
+        except (asyncio.CancelledError, TimeoutError):
+            raise
+        except Exception as exc:
+            raise Closed(str(exc)) from exc
+        message: dict[str, Any] = json.loads(text)
+        self.messages.append(message)
+        self.apply(message)
+        return message
+
+    def apply(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "welcome":
+            self.welcome = message
+            self.seat = message["seat"]
+            if not message["resumed"]:  # else the missed events follow, numbered on
+                self.seq = message["seq"]
+                self._snapshot(message)
+        elif kind == "snapshot":
+            self.seq = message["seq"]
+            self._snapshot(message)
+        elif kind == "error":
+            self.errors.append(message)
+        elif kind == "event":
+            assert message["seq"] == self.seq + 1, (self.seq, message)
+            self.seq = message["seq"]
+            self._event(message["event"])
+
+    def _snapshot(self, message: dict[str, Any]) -> None:
+        table = message["table"]
+        for seat in table["seats"]:
+            self.seats[seat["seat"]] = seat
+        view = message["view"]
+        if view is not None:
+            self.hand = list(view["hand"])
+            self.to_play = view["to_play"]
+        clock = table["clock"]
+        self.to_play = None if clock is None else clock["seat"]
+        self.autopilot = bool(self.seat is not None and self.seats[self.seat]["autopilot"])
+
+    def _event(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "cards_dealt":
+            self.hand = list(event["hands"][self.seat])
+        elif kind == "card_played":
+            self.to_play = None
+            if event["seat"] == self.seat:
+                self.hand.remove(event["card"])
+        elif kind == "clock":
+            self.to_play = event["seat"]
+        elif kind == "match_over":
+            self.over = event
+            self.to_play = None
+        elif kind == "seat_changed":
+            self.seats[event["seat"]["seat"]] = event["seat"]
+        elif kind == "autopilot" and event["seat"] == self.seat:
+            self.autopilot = event["on"]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_play is not None and self.to_play == self.seat and self.over is None
+
+    async def play_random(self) -> None:
+        card = self.rng.choice(self.hand)
+        self._asked = self.seq
+        self.played += 1
+        await self.send({"type": "play", "card": card, "seq": self.seq})
+
+    async def run(
+        self, until: Callable[[Player], bool] | None = None, timeout: float = 60.0
+    ) -> None:
+        """Receive and play (when ``autoplay``) until ``until(self)`` or the match is over."""
+        done = until or (lambda p: p.over is not None)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not done(self):
+            if self.autoplay and self.my_turn and not self.autopilot and self._asked < self.seq:
+                await self.play_random()
+            remaining = end - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"seat {self.seat} waited too long (seq {self.seq})")
+            await self.recv(timeout=remaining)
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        return [
+            m["event"]
+            for m in self.messages
+            if m["type"] == "event" and (kind is None or m["event"]["type"] == kind)
+        ]
+
+
+_CARD = re.compile(r"^(?:[A2-9TJQK]|10)[CDHS]$")
+
+
+def cards_in(value: Any, out: list[str]) -> list[str]:
+    """Every card-like string anywhere in a JSON value (names excluded)."""
+    if isinstance(value, str):
+        if _CARD.match(value):
+            out.append(value)
+    elif isinstance(value, list):
+        for v in value:
+            cards_in(v, out)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k != "name":
+                cards_in(v, out)
+    return out
+
+
+def visible_timeline(record: MatchRecord) -> list[list[set[str]]]:
+    """``timeline[g][seat]``: the cards ``seat`` may have seen after ``g`` plays of the
+    match (R7.7): its own cards dealt so far, every card played, every face-up
+    card, and the face-down cards its team took."""
+    decks = record.decks
+    players = record.players
+
+    def source(number: int, dealer: int) -> Deck:
+        d = decks[number]
+        return Deck.from_layout(players, d.dealer, d.middle, d.deals)
+
+    match = Match(players, record.target, first_dealer=decks[0].dealer, deck_source=source)
+    played: set[str] = set()
+
+    def now() -> list[set[str]]:
+        out = []
+        for seat in range(players):
+            seen = set(played)
+            for deck in match.decks:
+                seen.add(card_text(deck.middle[3]))
+                for k in range(deck.deal_index):
+                    seen.update(card_text(c) for c in deck.deals[k][seat])
+                if deck.face_down_team == team_of(seat):
+                    seen.update(card_text(c) for c in deck.middle[:3])
+            out.append(seen)
+        return out
+
+    timeline = [now()]
+    for d in decks:
+        for card in d.plays:
+            match.play(card)
+            played.add(card_text(card))
+            timeline.append(now())
+    return timeline
+
+
+def leaks(record: MatchRecord, seat: int, messages: list[dict[str, Any]]) -> list[str]:
+    """The cards in ``seat``'s messages that it could not see at the time (R7.7), as
+    readable lines; empty when nothing leaked.
+
+    Messages are placed in time by counting the ``card_played`` events the seat
+    got (a snapshot by its deck number and history).
+    """
+    timeline = visible_timeline(record)
+    problems = []
+    g = 0
+    for n, message in enumerate(messages):
+        kind = message["type"]
+        if kind in ("welcome", "snapshot") and message.get("view") is not None:
+            view = message["view"]
+            g = 48 * view["deck"] + len(view["history"])
+        elif kind == "event" and message["event"]["type"] == "card_played":
+            g += 1
+        elif kind == "event" and message["event"]["type"] == "rematch":
+            break
+        allowed = timeline[min(g, len(timeline) - 1)][seat]
+        bad = sorted(set(cards_in(message, [])) - allowed)
+        if bad:
+            problems.append(f"seat {seat}, message {n} ({kind}): {bad} in {message}")
+    return problems

@@ -1,0 +1,315 @@
+"""End to end: the real server on a loopback port, played by real WebSocket clients (R7)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from pishti.engine import card_text
+from pishti.records import loads_record, replay
+from tests.server.conftest import PISHTI, ServerProcess
+from tests.server.players import Player, leaks
+
+
+async def create(
+    server: ServerProcess, players: int = 4, target: int = 51, tempo: str = "normal"
+) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.post(
+            "/api/tables",
+            json={"name": "p0", "players": players, "target": target, "tempo": tempo},
+        )
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    assert body["seat"] == 0 and body["invite_url"] == f"/t/{body['table_id']}"
+    assert body["token"] not in body["invite_url"]
+    return body
+
+
+async def join(server: ServerProcess, table_id: str, name: str, seat: int | None = None) -> str:
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": seat})
+    assert r.status_code == 200, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+async def player(server: ServerProcess, table_id: str, token: str, seed: int, **kw: Any) -> Player:
+    ws = await connect(f"{server.ws}/ws/tables/{table_id}", max_size=2**20)
+    return Player(ws, token, rng=random.Random(seed), **kw)
+
+
+async def record_of(server: ServerProcess, table_id: str, tmp_path: Path) -> dict[str, Any]:
+    """Download the finished match's record; check it replays (with ``pishti replay``) and
+    return the replayed count."""
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.get(f"/api/tables/{table_id}/record")
+    assert r.status_code == 200, r.text
+    assert "attachment" in r.headers["content-disposition"]
+    path = tmp_path / f"{table_id}.json"
+    path.write_text(r.text)
+    out = subprocess.run(
+        [PISHTI, "replay", "--json", str(path)], capture_output=True, text=True, check=True
+    )
+    result: dict[str, Any] = json.loads(out.stdout)
+    result["record"] = loads_record(r.text)
+    return result
+
+
+def check_finished(players: list[Player], result: dict[str, Any]) -> None:
+    """Every seat saw the same end, the record replays to it, and nothing leaked (R7.7)."""
+    overs = [p.over for p in players]
+    assert all(o is not None for o in overs)
+    assert all(o == overs[0] for o in overs)
+    assert overs[0] is not None
+    assert result["finished"] is True
+    assert result["totals"] == overs[0]["totals"]
+    assert result["winner"] == overs[0]["winner"]
+    record = result["record"]
+    assert replay(record).totals == overs[0]["totals"]
+    for p in players:
+        assert p.seat is not None
+        assert leaks(record, p.seat, p.messages) == []
+
+
+async def test_four_people_play_a_full_match(server: ServerProcess, tmp_path: Path) -> None:
+    t = await create(server)
+    tokens = [t["token"]] + [await join(server, t["table_id"], f"p{s}") for s in (1, 2, 3)]
+    players = [await player(server, t["table_id"], tok, s) for s, tok in enumerate(tokens)]
+    for p in players:
+        await p.hello()
+    assert [p.seat for p in players] == [0, 1, 2, 3]
+    assert players[0].welcome is not None and players[0].welcome["owner"] is True
+    assert players[1].welcome is not None and players[1].welcome["owner"] is False
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.post(f"/api/tables/{t['table_id']}/join", json={"name": "late"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "table_full"
+    await players[0].send({"type": "start"})
+    await asyncio.gather(*(p.run() for p in players))
+    result = await record_of(server, t["table_id"], tmp_path)
+    check_finished(players, result)
+    assert sum(p.played for p in players) == sum(len(d.plays) for d in result["record"].decks)
+    assert all(p.errors == [] for p in players)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        lobby = (await http.get(f"/api/tables/{t['table_id']}")).json()
+    assert lobby["status"] == "finished"
+    assert [s["kind"] for s in lobby["seats"]] == ["human"] * 4
+
+
+async def test_one_person_and_three_bots(server: ServerProcess, tmp_path: Path) -> None:
+    t = await create(server, target=101, tempo="fast")
+    p = await player(server, t["table_id"], t["token"], 7)
+    welcome = await p.hello()
+    assert welcome["resumed"] is False and welcome["view"] is None
+    assert welcome["table"]["status"] == "waiting"
+    await p.send({"type": "add_bot", "seat": 1, "level": "random"})
+    await p.send({"type": "add_bot", "seat": 2, "level": "novice"})
+    await p.send({"type": "start"})
+    await p.run()
+    kinds = [s["kind"] for s in p.seats.values()]
+    levels = [p.seats[s]["level"] for s in range(4)]
+    assert kinds == ["human", "bot", "bot", "bot"]
+    assert levels == [None, "random", "novice", "standard"]  # R7.6: the empty seat gets standard
+    result = await record_of(server, t["table_id"], tmp_path)
+    check_finished([p], result)
+    assert p.errors == []
+    assert max(result["totals"]) >= 101
+
+
+async def test_the_two_player_game(server: ServerProcess, tmp_path: Path) -> None:
+    t = await create(server, players=2)
+    token = await join(server, t["table_id"], "p1")
+    players = [
+        await player(server, t["table_id"], t["token"], 1),
+        await player(server, t["table_id"], token, 2),
+    ]
+    for p in players:
+        await p.hello()
+    await players[0].send({"type": "start"})
+    await asyncio.gather(*(p.run() for p in players))
+    result = await record_of(server, t["table_id"], tmp_path)
+    check_finished(players, result)
+    assert result["record"].players == 2
+    deals = [len(d.deals) for d in result["record"].decks]
+    assert set(deals) == {6}  # R8.1: six deals per deck
+    assert players[0].events("match_started")[0]["players"] == 2
+
+
+async def test_timeouts_autopilot_and_take_over(fast_server: ServerProcess, tmp_path: Path) -> None:
+    t = await create(fast_server)
+    p = await player(fast_server, t["table_id"], t["token"], 3, autoplay=False)
+    await p.hello()
+    await p.send({"type": "start"})
+    await p.run(until=lambda q: q.seats[0]["autopilot"], timeout=30)
+    mine = [
+        e["type"]
+        for e in p.events()
+        if e.get("seat") == 0 and e["type"] in ("timeout", "autopilot", "card_played")
+    ]
+    # R7.2, R7.3: three timeouts in a row, each followed by the card played for the seat.
+    assert mine == ["timeout", "card_played"] * 3 + ["autopilot"]
+    await p.send({"type": "take_over"})
+    await p.run(until=lambda q: not q.seats[0]["autopilot"], timeout=10)
+    assert p.autopilot is False
+    p.autoplay = True
+    await p.run(timeout=60)
+    result = await record_of(fast_server, t["table_id"], tmp_path)
+    check_finished([p], result)
+
+
+async def test_disconnect_and_reconnect_within_the_hold(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    t = await create(server, players=2)
+    token = await join(server, t["table_id"], "p1")
+    p0 = await player(server, t["table_id"], t["token"], 1)
+    p1 = await player(server, t["table_id"], token, 2)
+    await p0.hello()
+    await p1.hello()
+    await p0.send({"type": "start"})
+    await asyncio.gather(
+        p0.run(until=lambda q: len(q.events("card_played")) >= 20),
+        p1.run(until=lambda q: len(q.events("card_played")) >= 20),
+    )
+    await p1.transport.close()
+    # p0 sees p1's connection drop (the seat is held, R7.4) and waits for its turn.
+    await p0.run(until=lambda q: q.seats[1]["connected"] is False)
+    assert p0.seats[1]["kind"] == "human"
+    seen = p1.seq
+    again = Player(await connect(f"{server.ws}/ws/tables/{t['table_id']}"), token)
+    again.messages, again.seq, again.hand = p1.messages, p1.seq, p1.hand
+    again.seats, again.rng, again.seat = p1.seats, p1.rng, p1.seat
+    again.to_play = p1.to_play
+    welcome = await again.hello(last_seq=seen)
+    # Everything missed follows the welcome, numbered on from last_seq, nothing twice.
+    assert welcome["resumed"] is True and welcome["table"] is None
+    await asyncio.gather(p0.run(), again.run())
+    result = await record_of(server, t["table_id"], tmp_path)
+    check_finished([p0, again], result)
+    assert [e["seat"]["connected"] for e in again.events("seat_changed") if e["seat"]["seat"] == 1][
+        -2:
+    ] == [False, True]
+    # A hello without last_seq gets the full snapshot.
+    third = Player(await connect(f"{server.ws}/ws/tables/{t['table_id']}"), token)
+    snap = await third.hello()
+    assert snap["resumed"] is False and snap["seq"] == again.seq
+    assert snap["view"]["finished"] is True and snap["table"]["status"] == "finished"
+    await third.transport.close()
+
+
+async def test_hold_expiry_gives_the_seat_to_a_bot(
+    fast_server: ServerProcess, tmp_path: Path
+) -> None:
+    t = await create(fast_server)
+    token = await join(fast_server, t["table_id"], "p1")
+    p0 = await player(fast_server, t["table_id"], t["token"], 1)
+    p1 = await player(fast_server, t["table_id"], token, 2)
+    await p0.hello()
+    await p1.hello()
+    await p1.send({"type": "closing"})
+    await p0.send({"type": "start"})
+    await asyncio.gather(
+        p0.run(until=lambda q: len(q.events("card_played")) >= 2),
+        p1.run(until=lambda q: len(q.events("card_played")) >= 2),
+    )
+    await p1.transport.close()
+    # After 'closing' the hold is 10 s (0.2 s here); then a bot has the seat for good.
+    await p0.run(until=lambda q: q.seats[1]["kind"] == "bot", timeout=20)
+    assert p0.seats[1]["left"] is True and p0.seats[1]["level"] == "standard"
+    await p0.run(timeout=60)
+    result = await record_of(fast_server, t["table_id"], tmp_path)
+    check_finished([p0], result)
+    gone = Player(await connect(f"{fast_server.ws}/ws/tables/{t['table_id']}"), token)
+    await gone.send({"type": "hello", "token": token})
+    error = await gone.recv()
+    assert error["type"] == "error" and error["code"] == "seat_gone"
+    with pytest.raises(ConnectionClosed) as closed:
+        await gone.transport.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+
+async def test_leaving_gives_the_seat_to_a_bot(server: ServerProcess, tmp_path: Path) -> None:
+    t = await create(server)
+    token = await join(server, t["table_id"], "p2", seat=2)
+    p0 = await player(server, t["table_id"], t["token"], 1)
+    p2 = await player(server, t["table_id"], token, 2)
+    await p0.hello()
+    await p2.hello()
+    await p0.send({"type": "start"})
+    await asyncio.gather(
+        p0.run(until=lambda q: len(q.events("card_played")) >= 5),
+        p2.run(until=lambda q: len(q.events("card_played")) >= 5),
+    )
+    await p2.send({"type": "leave"})
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            await p2.transport.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1000
+    await p0.run(until=lambda q: q.seats[2]["kind"] == "bot")
+    assert p0.seats[2]["left"] is True and p0.seats[2]["name"] == "p2"
+    await p0.run()
+    result = await record_of(server, t["table_id"], tmp_path)
+    check_finished([p0], result)
+
+
+async def test_killed_server_restarts_and_the_match_finishes_intact(tmp_path: Path) -> None:
+    srv = ServerProcess(tmp_path / "kill.db", "--bot-delay", "0", "--rate", "1000")
+    srv.start()
+    try:
+        t = await create(srv, target=101)
+        token = await join(srv, t["table_id"], "p2", seat=2)
+        p0 = await player(srv, t["table_id"], t["token"], 1)
+        p2 = await player(srv, t["table_id"], token, 2)
+        await p0.hello()
+        await p2.hello()
+        await p0.send({"type": "start"})
+        await asyncio.gather(
+            p0.run(until=lambda q: len(q.events("card_played")) >= 70),
+            p2.run(until=lambda q: len(q.events("card_played")) >= 70),
+        )
+        srv.kill()  # mid-match, with plays in flight
+        before = {p.seat: [m for m in p.messages if m["type"] == "event"] for p in (p0, p2)}
+        srv.start()
+        again = []
+        for old in (p0, p2):
+            p = Player(await connect(f"{srv.ws}/ws/tables/{t['table_id']}"), old.token)
+            # The client's state stands unless the welcome brings a snapshot.
+            p.rng, p.messages, p.seq, p.hand = old.rng, list(old.messages), old.seq, old.hand
+            p.seats, p.to_play = old.seats, old.to_play
+            await p.hello(last_seq=old.seq)
+            again.append(p)
+        await asyncio.gather(*(p.run() for p in again))
+        result = await record_of(srv, t["table_id"], tmp_path)
+        record = result["record"]
+        plays = [c for d in record.decks for c in d.plays]
+        for p in again:
+            assert p.seat is not None
+            # Every event told before the kill is still there, with the same number.
+            seen = [e for e in before[p.seat] if e["event"]["type"] == "card_played"]
+            assert [e["event"]["card"] for e in seen] == [card_text(c) for c in plays[: len(seen)]]
+            later = {m["seq"]: m for m in p.messages if m["type"] == "event"}
+            for m in before[p.seat]:
+                if m["seq"] in later:
+                    assert later[m["seq"]] == m
+        overs = [p.over for p in again]
+        assert overs[0] == overs[1] and overs[0] is not None
+        assert result["totals"] == overs[0]["totals"]
+        for p in again:
+            assert p.seat is not None
+            full = [m for m in p.messages if m["type"] != "welcome" or not m["resumed"]]
+            assert leaks(record, p.seat, full) == []
+        resumes = [
+            e for e in again[0].events("clock") if e["remaining"] == e["tempo"]
+        ]  # the clock restarted at the full tempo
+        assert resumes
+    finally:
+        srv.stop()
