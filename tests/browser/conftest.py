@@ -124,9 +124,13 @@ def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     stop_server(proc)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the session."""
+    """A headless Chromium for each test module.
+
+    Not for the whole session: Playwright's sync API keeps an event loop running
+    in the main thread while it is open, and tests elsewhere use ``asyncio.run``.
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
