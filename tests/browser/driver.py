@@ -55,10 +55,19 @@ class Seen:
 class Player:
     """One person at one browser page."""
 
-    def __init__(self, page: Any, shots: Path | None = None, prefix: str = "") -> None:
+    def __init__(
+        self,
+        page: Any,
+        shots: Path | None = None,
+        prefix: str = "",
+        only: frozenset[str] | None = None,
+    ) -> None:
+        """``shots``: where screenshots go (None: none), named ``prefix`` + what
+        they show (lobby, table, pishti, count, end), or only those in ``only``."""
         self.page = page
         self.shots = shots
         self.prefix = prefix
+        self.only = only
         self.seen = Seen()
         self.rng = random.Random(7)
 
@@ -117,6 +126,8 @@ class Player:
         """Save a screenshot once per name; ``still`` finishes running animations first."""
         if self.shots is None or name in self.seen.shots:
             return
+        if self.only is not None and name not in self.only:
+            return
         self.seen.shots.add(name)
         self.page.screenshot(
             path=str(self.shots / f"{self.prefix}{name}.png"),
@@ -138,7 +149,9 @@ class Player:
         self.check_table()
         index = self.rng.randrange(len(hand))
         card = hand[index]
-        if self.seen.plays == 6:
+        if self.seen.plays == 6 and self.shots is not None:
+            # A calm table: no card still flying to its team, no burst.
+            page.wait_for_function("() => !document.querySelector('.effects > *')")
             self.shot("table")
         if keyboard and self.seen.plays % 2:
             # Arrow keys move along the hand, Enter plays the focused card.

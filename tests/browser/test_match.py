@@ -100,7 +100,7 @@ def test_two_player_match_against_a_bot_by_keyboard_and_clicks(
     open_page: Any, screenshots: Path, tmp_path: Path
 ) -> None:
     page = open_page(viewport=DESKTOP)
-    player = Player(page, screenshots, "two-")
+    player = Player(page, screenshots, "two-", only=frozenset({"table"}))
     player.create_table("Alice", players=2, target=51, tempo="normal")
     assert page.locator(".lobby-seat").count() == 2
     player.add_bot(1, "standard")

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 from driver import Player
 
 
-def test_partners_by_invite_link_play_a_deck_and_reload(open_page: Any, screenshots: Path) -> None:
-    owner = Player(open_page(label="owner"), screenshots, "partners-")
+def test_partners_by_invite_link_play_a_deck_and_reload(open_page: Any) -> None:
+    owner = Player(open_page(label="owner"))
     link = owner.create_table("Alice", players=4, target=51)
     assert "/t/" in link
     partner = Player(open_page(label="partner", viewport={"width": 390, "height": 844}))
