@@ -271,7 +271,8 @@ export class TableScreen {
     const { table, view, seat: me } = state;
     const mySeat = table.seats[me] || {};
     const myTurn = view.to_play === me && !view.finished && !state.seatLost;
-    const canPlay = myTurn && !state.pending && !mySeat.autopilot;
+    // On autopilot a card played by hand also takes the seat back (R7.3).
+    const canPlay = myTurn && !state.pending;
     const hadFocus = this.hand.contains(document.activeElement);
     const focusCard = hadFocus ? document.activeElement.dataset.card : this.focusCard;
     this.section.classList.toggle("my-turn", myTurn);
@@ -420,9 +421,7 @@ export class TableScreen {
     const state = this.store.state;
     const view = state.view;
     const me = state.seat;
-    const mySeat = state.table.seats[me] || {};
     if (!view || view.to_play !== me || state.pending || view.finished || state.seatLost) return;
-    if (mySeat.autopilot) return;
     this.actions.play(card);
   }
 
