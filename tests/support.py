@@ -11,7 +11,7 @@ hand in the comments; the tests assert those hand-made figures.
 
 from __future__ import annotations
 
-from pishti.engine import ALL_CARDS, Deck, parse_cards
+from pishti.engine import ALL_CARDS, Deck, card_text, parse_cards
 
 Card = int
 
@@ -106,3 +106,20 @@ PLAYS_C = (
 # Team 0: 25 + 1 = 26 cards; ace AS, jacks JD JH JS: 4 points.
 # Team 1: 26 cards; aces AC AD AH, jack JC, 2C, TD: 3 + 1 + 2 + 3 = 9 points.
 # Nobody scores most cards: 13 card points in all (R5.3, R5.4).
+
+
+def deck_json(players: int, dealer: int, middle: str, plays: str, played: int = 48) -> dict:
+    """One deck of an R10 record: the deal that yields ``plays``, the first ``played`` played."""
+    order = cards(plays)
+    deals = deals_from_plays(players, dealer, order)
+    return {
+        "dealer": dealer,
+        "middle": middle.split(),
+        "deals": [[[card_text(c) for c in hand] for hand in deal] for deal in deals],
+        "plays": [card_text(c) for c in order[:played]],
+    }
+
+
+def record_json(players: int, target: int, *decks: dict) -> dict:
+    """An R10 record from :func:`deck_json` decks."""
+    return {"players": players, "target": target, "decks": list(decks)}
