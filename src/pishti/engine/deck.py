@@ -224,8 +224,10 @@ class Deck:
             players: 4 or 2.
             dealer: the dealer's seat, 0..players-1.
             middle: four cards, the face-up top card last (R2.2).
-            deals: ``52 // (4 * players)``... precisely 3 deals (4 players) or
-                6 deals (2 players) of four cards per seat.
+            deals: ``deals[k][s]``, the four cards seat ``s`` receives in deal
+                ``k``: 3 deals with 4 players (R2.3), 6 with 2 (R8.1).
+        Returns:
+            The deck, ready for its first play by seat ``dealer + 1`` (R2.4).
         Raises:
             DealError: wrong player count or dealer, wrong counts, cards that
                 are not 52 distinct cards, or a jack on top of the middle (R2.2).
