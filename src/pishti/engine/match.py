@@ -136,7 +136,11 @@ class Match:
         return None if self.finished or deck.counts is not None else deck.to_play
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds now."""
+        """The cards ``seat`` holds now (hidden from the other seats, R7.7).
+
+        Raises:
+            IndexError: ``seat`` is not a seat of this match.
+        """
         return tuple(self.deck.hands[seat])
 
     def legal_cards(self) -> tuple[Card, ...]:
@@ -271,7 +275,10 @@ def decide(totals: tuple[int, int], target: int, decks_played: int) -> tuple[int
         totals: both teams' match points.  target: points to reach.
         decks_played: decks counted so far, this one included.
     Returns:
-        ``(winner, finished)``: winner is a team or None; finished says the match is over.
+        ``(winner, finished)``: winner is a team or None; finished says the match
+        is over.  Exactly one team at or past the target wins; both past, the
+        higher wins and level scores play another deck (R6.3); after
+        ``MAX_DECKS`` decks the higher wins and level is a draw (R6.4).
     """
     a, b = totals
     if (a >= target or b >= target) and a != b:
