@@ -288,3 +288,19 @@ def test_r2_1_same_seed_same_match() -> None:
 
     assert run(4) == run(4)
     assert run(4) != run(5)
+
+
+def test_play_refuses_a_bool_for_a_card_and_changes_nothing() -> None:
+    # R1.1: a card is an int 0..51; True == 1 must not pass for a card.
+    match = Match(4, 101, seed=3)
+    hand_before = match.hand(match.deck.to_play)
+    with pytest.raises(IllegalPlay, match="not a card: True"):
+        match.play(True)
+    assert match.hand(match.deck.to_play) == hand_before
+    assert match.deck.plays == []
+
+
+def test_hand_of_a_seat_that_does_not_exist_is_a_clear_error() -> None:
+    match = Match(2, 101, seed=3)
+    with pytest.raises(ValueError, match="no seat 2 at a 2-player match"):
+        match.hand(2)

@@ -139,8 +139,10 @@ class Match:
         """The cards ``seat`` holds now (hidden from the other seats, R7.7).
 
         Raises:
-            IndexError: ``seat`` is not a seat of this match.
+            ValueError: ``seat`` is not a seat of this match.
         """
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat!r} at a {self.players}-player match")
         return tuple(self.deck.hands[seat])
 
     def legal_cards(self) -> tuple[Card, ...]:
@@ -171,6 +173,8 @@ class Match:
         """
         if self.finished:
             raise IllegalPlay("the match is over")
+        if type(card) is not int:  # True would otherwise pass for the card 1 (R1.1)
+            raise IllegalPlay(f"not a card: {card!r}")
         deck = self.deck
         if deck.counts is not None:
             raise IllegalPlay("no further deck was dealt")
