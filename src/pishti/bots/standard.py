@@ -8,22 +8,26 @@ card is played:
   of face-down cards still under it (R3.6), a little for each card taken (most
   cards, R5.3), 10 for a pishti and 20 for a jack pishti (R4.1, R4.2, never
   with the deck's last card, R4.5); less what the capturing card was worth
-  keeping.
+  keeping.  In the deck's last deal a capture is worth a little more: the
+  last capture takes what is left on the table (R5.1), so the bot plays for
+  the last take.
 - **Lay a card**: minus the expected loss when the next seat, an opponent,
   takes the pile: it holds a card of that rank (hypergeometric over the
   cards this seat has not seen, and much less likely when that seat already
   passed on the rank this deal) or spends a jack on a pile worth it.  On an
   empty table this is the pishti risk, so the bot throws a rank that is mostly
   gone; a jack laid on an empty table risks a jack pishti.
-- **Keeping cards**: a jack is kept for a pile worth taking, and longer in the
-  deck's last deal, where the last capture takes what is left (R5.1); a card
-  whose rank others still hold may capture later; an ace, the two of clubs or
-  the ten of diamonds is better used to capture than laid.
+- **Keeping cards**: a jack is kept for a pile worth taking, the more so the
+  more cards of the deal remain in hand; a card whose rank others still hold
+  may capture later; an ace, the two of clubs or the ten of diamonds is
+  better used to capture than laid.
 - **Partner**: captures are the team's; a valuable card laid on a pile the
   next opponent probably cannot take is left for the partner, who plays next
   but one (R1.3).
 
 :func:`standard_card` is the policy itself; the expert uses it in its playouts.
+The weights (:class:`Tactics`) were tuned in duplicate matches against
+earlier versions of this bot.
 """
 
 from __future__ import annotations
@@ -46,8 +50,8 @@ class Tactics:
         card_weight_decided: per card taken once a team holds 27 cards.
         jack_keep: what a jack is worth keeping while other cards of the deal remain in hand.
         jack_keep_per_card: added to ``jack_keep`` for each further card in hand beyond two.
-        jack_keep_last_deal: added in the deck's last deal, where the last
-            capture takes what is left (R5.1).
+        last_take: added to a capture in the deck's last deal (scaled down as
+            the deck nears its end): the last capture takes what is left (R5.1).
         rank_keep: per unseen card of its rank, what a lone card of that rank
             is worth keeping (it may capture later).
         value_keep: share of its card points that an ace, 2C or TD is worth
@@ -60,13 +64,13 @@ class Tactics:
             two players, where the bot itself plays next but one.
     """
 
-    card_weight: float = 0.25
+    card_weight: float = 0.35
     card_weight_decided: float = 0.02
     jack_keep: float = 1.6
     jack_keep_per_card: float = 0.5
-    jack_keep_last_deal: float = 1.5
-    rank_keep: float = 0.12
-    value_keep: float = 0.3
+    last_take: float = 1.0
+    rank_keep: float = 0.25
+    value_keep: float = 0.1
     void_factor: float = 0.1
     jack_use_points: float = 2.5
     partner_share: float = 0.1
@@ -117,8 +121,8 @@ def standard_card(
         in_hand[card >> 2] += 1
     many = len(hand)
     jack_keep = t.jack_keep + t.jack_keep_per_card * (many - 2)
-    if not k.stock_size:
-        jack_keep += t.jack_keep_last_deal
+    # In the last deal a capture may be the last one, which takes what is left (R5.1).
+    last_take = 0.0 if k.stock_size else t.last_take * (k.plays_left - 1) / k.plays_left
     share = t.partner_share if players == 4 else 2 * t.partner_share
     rank_keep = t.rank_keep
     value_keep = t.value_keep
@@ -135,7 +139,7 @@ def standard_card(
         else:
             keep = rank_keep * unseen[rank] / in_hand[rank] + value_keep * points
         if size and rank in (JACK, top_rank):
-            value = pile_value + points + weight * (size + 1) - keep
+            value = pile_value + points + weight * (size + 1) - keep + last_take
             if size == 1 and rank == top_rank and not last_card:
                 value += 20 if rank == JACK else 10
         elif last_card:
