@@ -79,6 +79,12 @@ class Tactics:
 TACTICS = Tactics()
 """The weights the ``standard`` level plays with."""
 
+HOLD_CHANCE: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
+    tuple(tuple(chance_to_hold(held, pool, wanted) for wanted in range(5)) for pool in range(53))
+    for held in range(CARDS_PER_HAND + 1)
+)
+"""``HOLD_CHANCE[held][pool][wanted]``: :func:`chance_to_hold`, looked up."""
+
 
 def standard_card(
     hand: Sequence[Card], seat: int, k: Knowledge, tactics: Tactics = TACTICS
@@ -97,16 +103,35 @@ def standard_card(
         return hand[0]
     players = k.players
     team = seat & 1
-    unseen, pool, pool_points = k.unseen_for(seat, hand)
+    t = tactics
+    # What this seat has not seen: the public unseen cards less its hand (and
+    # less the face-down cards when its team took them, R3.6).
+    unseen = k.unseen
+    in_hand = [0] * 13
+    seen = [0] * 13
+    pool = k.unseen_count
+    pool_points = k.unseen_points
+    for card in hand:
+        in_hand[card >> 2] += 1
+        seen[card >> 2] += 1
+        pool -= 1
+        pool_points -= CARD_POINTS[card]
+    down = k.face_down
+    if down is not None and k.face_down_team == team:
+        for card in down:
+            seen[card >> 2] += 1
+            pool -= 1
+            pool_points -= CARD_POINTS[card]
     pile = k.pile
     hidden = k.pile_hidden
     size = len(pile) + hidden
     top_rank = pile[-1] >> 2 if pile else -1
     pile_value = k.pile_points + (hidden * pool_points / pool if pool else 0.0)
-    last_card = k.plays_left == 1
+    plays_left = k.plays_left
+    last_card = plays_left == 1
     taken = k.taken_counts
-    t = tactics
     weight = t.card_weight if max(taken) < MOST_CARDS else t.card_weight_decided
+    size_weight = weight * (size + 1)
 
     following = (seat + 1) % players
     held = k.hand_sizes[following]
@@ -114,19 +139,16 @@ def standard_card(
     if held == 0 and k.stock_size:
         held = CARDS_PER_HAND  # the deal ends with this card: new hands come from the stock
         voids = 0
-    jack_chance = chance_to_hold(held, pool, unseen[JACK])
+    chances = HOLD_CHANCE[held][pool]
+    jack_chance = chances[unseen[JACK] - seen[JACK]]
 
-    in_hand = [0] * 13
-    for card in hand:
-        in_hand[card >> 2] += 1
     many = len(hand)
     jack_keep = t.jack_keep + t.jack_keep_per_card * (many - 2)
     # In the last deal a capture may be the last one, which takes what is left (R5.1).
-    last_take = 0.0 if k.stock_size else t.last_take * (k.plays_left - 1) / k.plays_left
+    last_take = 0.0 if k.stock_size else t.last_take * (plays_left - 1) / plays_left
     share = t.partner_share if players == 4 else 2 * t.partner_share
     rank_keep = t.rank_keep
     value_keep = t.value_keep
-    void_factor = t.void_factor
     jack_use = t.jack_use_points
 
     best = hand[0]
@@ -134,35 +156,35 @@ def standard_card(
     for card in hand:
         rank = card >> 2
         points = CARD_POINTS[card]
+        others = unseen[rank] - seen[rank]
         if rank == JACK:
             keep = jack_keep
         else:
-            keep = rank_keep * unseen[rank] / in_hand[rank] + value_keep * points
+            keep = rank_keep * others / in_hand[rank] + value_keep * points
         if size and rank in (JACK, top_rank):
-            value = pile_value + points + weight * (size + 1) - keep + last_take
+            value = pile_value + points + size_weight - keep + last_take
             if size == 1 and rank == top_rank and not last_card:
                 value += 20 if rank == JACK else 10
         elif last_card:
             # The pile goes to the team that captured last (R5.1).
-            gain = pile_value + points + weight * (size + 1)
+            gain = pile_value + points + size_weight
             value = gain if k.last_capture_team == team else -gain
         else:
-            match = chance_to_hold(held, pool, unseen[rank])
+            match = chances[others]
             if voids >> rank & 1:
-                match *= void_factor
-            worth = pile_value + points + weight * (size + 1)
+                match *= t.void_factor
+            worth = pile_value + points + size_weight
             if rank == JACK or (not size and not points):
                 # A lone low card is not worth a jack; a laid jack is taken only by a jack.
                 take = match
             else:
-                take = 1.0 - (1.0 - match) * (1.0 - jack_chance * min(1.0, worth / jack_use))
+                use = worth / jack_use
+                take = 1.0 - (1.0 - match) * (1.0 - jack_chance * (use if use < 1.0 else 1.0))
             value = -take * worth - keep + (1.0 - take) * share * worth
             if not size:
                 value -= match * (20 if rank == JACK else 10)
-        if value > best_value:
+        if value > best_value or (value == best_value and card < best):
             best, best_value = card, value
-        elif value == best_value and card < best:
-            best = card
     return best
 
 
