@@ -16,8 +16,8 @@ from websockets.exceptions import ConnectionClosed
 
 from pishti.engine import card_text
 from pishti.records import loads_record, replay
-from tests.server.conftest import PISHTI, ServerProcess
-from tests.server.players import Player, leaks
+from server.conftest import PISHTI, ServerProcess
+from server.players import Player, leaks
 
 
 async def create(

@@ -16,7 +16,7 @@ from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
 from pishti.server.table import Table, TableSettings
 from pishti.server.views import lobby_json
-from tests.server.players import Closed, Player, leaks
+from server.players import Closed, Player, leaks
 
 
 class FakeSocket:
