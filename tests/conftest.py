@@ -1,7 +1,16 @@
-"""Shared test settings."""
+"""Shared test settings.
 
-from hypothesis import settings
+Hypothesis profiles: ``ci`` (the default) is derandomized, so every run tries
+the same examples and the suite stays fast and stable; ``dev`` tries fewer;
+``thorough`` tries many more, with fresh examples each run::
 
-settings.register_profile("ci", max_examples=200, deadline=None)
-settings.register_profile("dev", max_examples=100, deadline=None)
+    ./dev test --hypothesis-profile=thorough tests/engine/test_properties.py
+"""
+
+from hypothesis import HealthCheck, settings
+
+_common = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("ci", max_examples=100, derandomize=True, **_common)
+settings.register_profile("dev", max_examples=30, **_common)
+settings.register_profile("thorough", max_examples=2000, **_common)
 settings.load_profile("ci")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.helpers import fill_layout, hidden_twin, layout_match
 
 from pishti.bots import LEVELS, make_bot
 from pishti.engine import Match, card_text, seat_view
-from tests.helpers import fill_layout, hidden_twin, layout_match
 
 CHEAP_LEVELS = ["random", "novice", "standard"]
 
@@ -45,7 +45,7 @@ def test_a_level_plays_legal_cards_and_is_reproducible_from_its_seed(
 
 
 def test_every_registered_level_is_named_after_its_key() -> None:
-    assert list(LEVELS)[:3] == ["random", "novice", "standard"]
+    assert list(LEVELS) == ["random", "novice", "standard", "expert"]
     for name in LEVELS:
         assert make_bot(name, 0).name == name
 
@@ -129,7 +129,7 @@ def test_standard_never_leads_a_jack_onto_an_empty_table_when_it_has_another_car
 # -- hidden information (R7.7) ----------------------------------------------
 
 
-@pytest.mark.parametrize("level", CHEAP_LEVELS)
+@pytest.mark.parametrize("level", [*CHEAP_LEVELS, "expert"])
 def test_a_choice_depends_only_on_what_the_seat_may_see(level: str) -> None:
     rng = random.Random(7)
     positions = 0

@@ -64,7 +64,8 @@ class Player:
         self.seats: dict[int, dict[str, Any]] = {}
         self.autopilot = False
         self.played = 0
-        self._asked = -1
+        self._asked = -1  # the turn (its mark) this client last played in
+        self._turn_mark = -1  # the event number that gave this seat its current turn
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.transport.send(json.dumps(message))
@@ -115,8 +116,12 @@ class Player:
         if view is not None:
             self.hand = list(view["hand"])
             self.to_play = view["to_play"]
+            if view["finished"] and self.over is None:
+                self.over = {"totals": view["totals"], "winner": view["winner"]}
         clock = table["clock"]
         self.to_play = None if clock is None else clock["seat"]
+        if self.to_play == self.seat:
+            self._turn_mark = message["seq"]
         self.autopilot = bool(self.seat is not None and self.seats[self.seat]["autopilot"])
 
     def _event(self, event: dict[str, Any]) -> None:
@@ -129,6 +134,8 @@ class Player:
                 self.hand.remove(event["card"])
         elif kind == "clock":
             self.to_play = event["seat"]
+            if self.to_play == self.seat:
+                self._turn_mark = self.seq
         elif kind == "match_over":
             self.over = event
             self.to_play = None
@@ -143,7 +150,7 @@ class Player:
 
     async def play_random(self) -> None:
         card = self.rng.choice(self.hand)
-        self._asked = self.seq
+        self._asked = self._turn_mark
         self.played += 1
         await self.send({"type": "play", "card": card, "seq": self.seq})
 
@@ -155,12 +162,28 @@ class Player:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while not done(self):
-            if self.autoplay and self.my_turn and not self.autopilot and self._asked < self.seq:
+            if (
+                self.autoplay
+                and self.my_turn
+                and not self.autopilot
+                and self._asked < self._turn_mark
+            ):
                 await self.play_random()
             remaining = end - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"seat {self.seat} waited too long (seq {self.seq})")
-            await self.recv(timeout=remaining)
+            try:
+                await self.recv(timeout=remaining)
+            except TimeoutError:
+                raise TimeoutError(self.describe()) from None
+
+    def describe(self) -> str:
+        """The client's state and last messages, for a test that got stuck."""
+        last = "\n".join(json.dumps(m) for m in self.messages[-8:])
+        return (
+            f"seat {self.seat} seq {self.seq} to_play {self.to_play} asked {self._asked} "
+            f"mark {self._turn_mark} autopilot {self.autopilot} hand {self.hand}\n{last}"
+        )
 
     def events(self, kind: str | None = None) -> list[dict[str, Any]]:
         return [

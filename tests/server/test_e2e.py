@@ -16,8 +16,8 @@ from websockets.exceptions import ConnectionClosed
 
 from pishti.engine import card_text
 from pishti.records import loads_record, replay
-from tests.server.conftest import PISHTI, ServerProcess
-from tests.server.players import Player, leaks
+from server.conftest import PISHTI, ServerProcess
+from server.players import Player, leaks
 
 
 async def create(
@@ -188,7 +188,7 @@ async def test_disconnect_and_reconnect_within_the_hold(
     again = Player(await connect(f"{server.ws}/ws/tables/{t['table_id']}"), token)
     again.messages, again.seq, again.hand = p1.messages, p1.seq, p1.hand
     again.seats, again.rng, again.seat = p1.seats, p1.rng, p1.seat
-    again.to_play = p1.to_play
+    again.to_play, again._asked, again._turn_mark = p1.to_play, p1._asked, p1._turn_mark
     welcome = await again.hello(last_seq=seen)
     # Everything missed follows the welcome, numbered on from last_seq, nothing twice.
     assert welcome["resumed"] is True and welcome["table"] is None
@@ -285,6 +285,7 @@ async def test_killed_server_restarts_and_the_match_finishes_intact(tmp_path: Pa
             # The client's state stands unless the welcome brings a snapshot.
             p.rng, p.messages, p.seq, p.hand = old.rng, list(old.messages), old.seq, old.hand
             p.seats, p.to_play = old.seats, old.to_play
+            p._asked, p._turn_mark = old._asked, old._turn_mark
             await p.hello(last_seq=old.seq)
             again.append(p)
         await asyncio.gather(*(p.run() for p in again))
@@ -313,3 +314,39 @@ async def test_killed_server_restarts_and_the_match_finishes_intact(tmp_path: Pa
         assert resumes
     finally:
         srv.stop()
+
+
+async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProcess) -> None:
+    t = await create(server)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        bad = await http.post("/api/tables", json={"name": " ", "players": 3})
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_request"
+        big = await http.post("/api/tables", content=b"x" * 5000)
+        assert big.status_code == 413 and big.json()["error"]["code"] == "too_large"
+        missing = await http.get("/api/tables/NoSuchTable1")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+        early = await http.get(f"/api/tables/{t['table_id']}/record")
+        assert early.status_code == 409 and early.json()["error"]["code"] == "not_finished"
+    p = await player(server, t["table_id"], t["token"], 1)
+    await p.hello()
+    await p.transport.send("{oops")
+    assert (await p.recv())["code"] == "bad_message"
+    await p.transport.send("y" * 5000)
+    assert (await p.recv())["code"] == "too_large"
+    # A frame over 64 KiB is cut off by the WebSocket layer; the table is unharmed.
+    other = await join(server, t["table_id"], "p1")
+    flood = await player(server, t["table_id"], other, 2)
+    await flood.hello()
+    await flood.transport.send("z" * 100_000)
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            await flood.transport.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    await p.send({"type": "start"})
+    # The other seat's hold (60 s) is running; it plays by timeouts only if we wait,
+    # so it leaves: a bot plays on (R7.5).
+    quitter = Player(await connect(f"{server.ws}/ws/tables/{t['table_id']}"), other)
+    await quitter.hello()
+    await quitter.send({"type": "leave"})
+    await p.run()
+    assert p.over is not None

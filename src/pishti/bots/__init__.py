@@ -6,6 +6,7 @@ nothing but its seat's :class:`~pishti.engine.view.SeatView` (R7.7).  Levels:
 - ``random``: any legal card (:class:`RandomBot`).
 - ``novice``: captures when it can, otherwise throws a low-value card.
 - ``standard``: counts cards and plays like a careful human.
+- ``expert``: searches sampled deals with the standard policy in playouts.
 
 :func:`make_bot` builds a level by name, or a plug-in given as ``module:Class``.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pishti.bots.base import Bot, RandomBot
+from pishti.bots.expert import ExpertBot
 from pishti.bots.novice import NoviceBot
 from pishti.bots.plugins import is_plugin_spec, make_plugin_bot
 from pishti.bots.standard import StandardBot
@@ -23,6 +25,7 @@ LEVELS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "novice": NoviceBot,
     "standard": StandardBot,
+    "expert": ExpertBot,
 }
 """Bot levels by name, weakest first: each is built as ``LEVELS[name](seed)``."""
 
@@ -46,4 +49,4 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["LEVELS", "Bot", "NoviceBot", "RandomBot", "StandardBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "ExpertBot", "NoviceBot", "RandomBot", "StandardBot", "make_bot"]

@@ -33,15 +33,18 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def count_table(result: dict[str, Any], players: int) -> Table:
-    """Build the deck-by-deck count table (R5.5) from :func:`replay_json` output."""
+def count_table(result: dict[str, Any], players: int, first: int = 1) -> Table:
+    """Build the deck-by-deck count table (R5.5) from :func:`replay_json` output.
+
+    ``first`` is the number shown for ``result["decks"][0]`` (decks count from 1).
+    """
     names = ("seats 0+2", "seats 1+3") if players == 4 else ("seat 0", "seat 1")
     table = Table(title="Deck count (R5.5)", show_lines=False)
     table.add_column("deck")
     table.add_column("")
     table.add_column(f"team 0 ({names[0]})", justify="right")
     table.add_column(f"team 1 ({names[1]})", justify="right")
-    for number, deck in enumerate(result["decks"], start=1):
+    for number, deck in enumerate(result["decks"], start=first):
         if not deck["complete"]:
             table.add_row(str(number), f"cut short after {deck.get('plays', 0)} plays", "", "")
             continue

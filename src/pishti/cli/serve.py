@@ -45,8 +45,12 @@ def serve_command(
         typer.Option(hidden=True, help="Client messages allowed per second and connection."),
     ] = 20.0,
     sqlite_synchronous: Annotated[
-        str, typer.Option(hidden=True, help="SQLite synchronous pragma: FULL or NORMAL.")
-    ] = "FULL",
+        str,
+        typer.Option(
+            help="SQLite durability: NORMAL survives a killed process, FULL also a power cut "
+            "(an fsync per commit).",
+        ),
+    ] = "NORMAL",
 ) -> None:
     """Start the table server: HTTP and WebSockets on HOST:PORT, tables kept in a SQLite file."""
     import uvicorn

@@ -8,8 +8,11 @@ rules live in this one place.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import repeat, starmap
+from operator import itemgetter
+from typing import cast
 
 from pishti.engine.cards import (
     ACE,
@@ -175,7 +178,7 @@ class Deck:
     def _reset(self) -> None:
         players = self.players
         self.deal_index = 1
-        self.hands: list[list[Card]] = [list(hand) for hand in self.deals[0]]
+        self.hands: list[list[Card]] = list(map(list, self.deals[0]))
         self.pile: list[Card] = list(self.middle)
         self.to_play = (self.dealer + 1) % players
         self._next_seat = _NEXT_SEAT[players]
@@ -221,8 +224,10 @@ class Deck:
             players: 4 or 2.
             dealer: the dealer's seat, 0..players-1.
             middle: four cards, the face-up top card last (R2.2).
-            deals: ``52 // (4 * players)``... precisely 3 deals (4 players) or
-                6 deals (2 players) of four cards per seat.
+            deals: ``deals[k][s]``, the four cards seat ``s`` receives in deal
+                ``k``: 3 deals with 4 players (R2.3), 6 with 2 (R8.1).
+        Returns:
+            The deck, ready for its first play by seat ``dealer + 1`` (R2.4).
         Raises:
             DealError: wrong player count or dealer, wrong counts, cards that
                 are not 52 distinct cards, or a jack on top of the middle (R2.2).
@@ -291,46 +296,61 @@ class Deck:
             IllegalPlay: the deck is over or the card is not in the hand of the
                 seat to play; nothing changes.
         """
+        # The hot path of every simulation: 10 is the jack's rank (JACK) and 48
+        # is PLAYS_PER_DECK, written as literals to save global look-ups.
         seat = self.to_play
         hand = self.hands[seat]
         try:
             hand.remove(card)
         except ValueError:
-            if self.counts is not None:
-                raise IllegalPlay("the deck is over") from None
-            raise IllegalPlay(f"seat {seat} does not hold {card_text(card)}") from None
+            raise self._refusal(card) from None
         plays = self.plays
         plays.append(card)
-        pile = self.pile
         self.to_play = self._next_seat[seat]
-        if pile and ((rank := card >> 2) == JACK or pile[-1] >> 2 == rank):
-            team = seat & 1
-            outcome = CAPTURE
-            if len(pile) == 1 and pile[0] >> 2 == rank and len(plays) != PLAYS_PER_DECK:
-                if rank == JACK:
-                    outcome = JACK_PISHTI
-                    self.jack_pishtis[team] += 1
+        pile = self.pile
+        if pile:
+            rank = card >> 2
+            if rank == 10 or pile[-1] >> 2 == rank:  # R3.3 a jack, R3.2 the same rank
+                team = seat & 1
+                # R4.1, R4.2: one card of the same rank; R4.5: never with the 48th card.
+                if len(pile) == 1 and pile[0] >> 2 == rank and len(plays) != 48:
+                    if rank == 10:
+                        outcome = JACK_PISHTI
+                        self.jack_pishtis[team] += 1
+                    else:
+                        outcome = PISHTI
+                        self.pishtis[team] += 1
+                    self.pishti_cards[team].append(card)
                 else:
-                    outcome = PISHTI
-                    self.pishtis[team] += 1
-                self.pishti_cards[team].append(card)
-            taken = self.taken[team]
-            taken += pile
-            taken.append(card)
-            self.pile = []
-            if self.face_down_team is None:
-                self.face_down_team = team
-            self.last_capture_team = team
-        else:
-            pile.append(card)
-            outcome = LAID
+                    outcome = CAPTURE
+                pile.append(card)
+                self.taken[team] += pile
+                self.pile = []
+                if self.face_down_team is None:  # R3.6
+                    self.face_down_team = team
+                self.last_capture_team = team
+                if not hand and not len(plays) % self._per_deal:
+                    self._next_deal()
+                return outcome
+        pile.append(card)  # R3.4, and R3.3 a jack on an empty table
         if not hand and not len(plays) % self._per_deal:
-            if self.deal_index < len(self.deals):
-                self.hands = [list(h) for h in self.deals[self.deal_index]]
-                self.deal_index += 1
-            else:
-                self._count()
-        return outcome
+            self._next_deal()
+        return LAID
+
+    def _refusal(self, card: Card) -> IllegalPlay:
+        """The error for a card the seat to play does not hold, or for any card once over."""
+        if self.counts is not None:
+            return IllegalPlay("the deck is over")
+        text = card_text(card) if type(card) is int and 0 <= card < 52 else repr(card)
+        return IllegalPlay(f"seat {self.to_play} does not hold {text}")
+
+    def _next_deal(self) -> None:
+        """Every hand is empty: deal again (R2.3), or count the deck after its last card (R5)."""
+        if self.deal_index < len(self.deals):
+            self.hands = list(map(list, self.deals[self.deal_index]))
+            self.deal_index += 1
+        else:
+            self._count()
 
     def _count(self) -> None:
         """Give the pile to the last team to capture (R5.1) and count the deck (R5.2)."""
@@ -351,10 +371,33 @@ def shuffled_cards(rng: random.Random) -> list[Card]:
     Each card gets an independent uniform float and the cards are sorted by
     them: every order is equally likely (a tie between two 53-bit floats, about
     one chance in 10**13 per deck, keeps the two cards in their natural order).
+    The floats are drawn in card order, 52 calls of ``rng.random()``.
     """
-    rand = rng.random
-    keys = [rand() for _ in ALL_CARDS]
+    keys = list(starmap(rng.random, repeat((), 52)))
     return sorted(ALL_CARDS, key=keys.__getitem__)
+
+
+_DealGetter = Callable[[tuple[Card, ...]], tuple[tuple[Card, ...], ...]]
+
+
+def _deal_getters(players: int, first: int) -> tuple[_DealGetter, ...]:
+    """For each deal, a getter taking every seat's four cards out of the whole shuffled deck.
+
+    Deal ``k`` hands out the four-card packets ``k * players`` to ``k * players +
+    players - 1`` of the stock (which starts at card 4), the seat ``first`` taking
+    the first packet and the others following in the order of play; the getter
+    returns them by seat.
+    """
+    getters: list[_DealGetter] = []
+    for k in range(0, PLAYS_PER_DECK // CARDS_PER_HAND, players):
+        packets = [4 + CARDS_PER_HAND * (k + (seat - first) % players) for seat in range(players)]
+        get = itemgetter(*(slice(i, i + CARDS_PER_HAND) for i in packets))
+        getters.append(cast(_DealGetter, get))
+    return tuple(getters)
+
+
+_DEAL_GETTERS = {p: tuple(_deal_getters(p, first) for first in range(p)) for p in (2, 4)}
+"""``_DEAL_GETTERS[players][first]``: the deal getters when seat ``first`` plays first."""
 
 
 def deal_deck(rng: random.Random, players: int, dealer: int) -> Deck:
@@ -362,14 +405,18 @@ def deal_deck(rng: random.Random, players: int, dealer: int) -> Deck:
 
     The 52 cards are shuffled uniformly (:func:`shuffled_cards`); four go to the
     middle, the fourth face up.  A jack turned up is returned to the stock at a
-    uniformly random position and the next card is turned up, as often as
-    needed (R2.2).  Deal ``k`` then gives each seat four consecutive cards of
-    the stock, the seat after the dealer first.
+    uniformly random position (``rng.randrange``) and the next card is turned
+    up, as often as needed (R2.2).  Deal ``k`` then gives each seat four
+    consecutive cards of the stock, the seat after the dealer first (R2.3, R2.4).
 
     Args:
         rng: the random generator; the same state gives the same deck.
         players: 4 or 2.
-        dealer: the dealer's seat.
+        dealer: the dealer's seat, 0..players-1.
+    Returns:
+        The new :class:`Deck`, ready for its first play.
+    Raises:
+        KeyError or IndexError: ``players`` is not 4 or 2, or ``dealer`` not one of its seats.
     """
     cards = shuffled_cards(rng)
     if cards[3] >> 2 == JACK:
@@ -380,13 +427,6 @@ def deal_deck(rng: random.Random, players: int, dealer: int) -> Deck:
             top = stock.pop(0)
         cards[3] = top
         cards[4:] = stock
-    middle = tuple(cards[:4])
-    hands = [tuple(cards[i : i + CARDS_PER_HAND]) for i in range(4, 52, CARDS_PER_HAND)]
-    deals = []
-    first = dealer + 1
-    for k in range(0, len(hands), players):
-        chunk = hands[k : k + players]
-        # The seat after the dealer gets the first hand of each chunk.
-        cut = (players - first % players) % players
-        deals.append(tuple(chunk[cut:] + chunk[:cut]))
-    return Deck._laid(players, dealer, middle, tuple(deals))
+    whole = tuple(cards)
+    getters = _DEAL_GETTERS[players][(dealer + 1) % players]
+    return Deck._laid(players, dealer, whole[:4], tuple([get(whole) for get in getters]))

@@ -136,7 +136,13 @@ class Match:
         return None if self.finished or deck.counts is not None else deck.to_play
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds now."""
+        """The cards ``seat`` holds now (hidden from the other seats, R7.7).
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this match.
+        """
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat!r} at a {self.players}-player match")
         return tuple(self.deck.hands[seat])
 
     def legal_cards(self) -> tuple[Card, ...]:
@@ -167,6 +173,8 @@ class Match:
         """
         if self.finished:
             raise IllegalPlay("the match is over")
+        if type(card) is not int:  # True would otherwise pass for the card 1 (R1.1)
+            raise IllegalPlay(f"not a card: {card!r}")
         deck = self.deck
         if deck.counts is not None:
             raise IllegalPlay("no further deck was dealt")
@@ -271,7 +279,10 @@ def decide(totals: tuple[int, int], target: int, decks_played: int) -> tuple[int
         totals: both teams' match points.  target: points to reach.
         decks_played: decks counted so far, this one included.
     Returns:
-        ``(winner, finished)``: winner is a team or None; finished says the match is over.
+        ``(winner, finished)``: winner is a team or None; finished says the match
+        is over.  Exactly one team at or past the target wins; both past, the
+        higher wins and level scores play another deck (R6.3); after
+        ``MAX_DECKS`` decks the higher wins and level is a draw (R6.4).
     """
     a, b = totals
     if (a >= target or b >= target) and a != b:

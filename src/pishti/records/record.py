@@ -77,7 +77,11 @@ def dumps_record(record: MatchRecord) -> str:
 
 
 def write_record(record: MatchRecord, path: str | Path) -> None:
-    """Write the record to ``path`` as JSON (UTF-8)."""
+    """Write the record to ``path`` as one line of JSON (UTF-8), replacing the file.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
     Path(path).write_text(dumps_record(record) + "\n", encoding="utf-8")
 
 

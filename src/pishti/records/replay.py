@@ -47,6 +47,8 @@ def replay(record: MatchRecord) -> Match:
             first_dealer=decks[0].dealer,
             deck_source=source,
         )
+    except RecordError:
+        raise  # the first deck's deal, already naming its deck
     except ValueError as exc:
         raise RecordError(str(exc)) from None
     for number, d in enumerate(decks):

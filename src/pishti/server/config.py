@@ -66,4 +66,4 @@ class ServerConfig:
     event_buffer: int = 256
     outbox_limit: int = 1024
     web_dir: Path | None = None
-    sqlite_synchronous: str = "FULL"
+    sqlite_synchronous: str = "NORMAL"

@@ -55,6 +55,9 @@ from pishti.server.writer import Item, Writer
 
 log = logging.getLogger("pishti.server.hub")
 
+THREADED_LEVELS = frozenset({"expert"})
+"""Bot levels that think for a long time (the expert: about 0.15 s a card); they
+choose in a worker thread so that other tables never wait for them."""
 HELLO_TIMEOUT = 15.0
 """Seconds a new connection has to send ``hello``."""
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
@@ -295,7 +298,16 @@ class Hub:
             levels=self.levels,
             timing=self.timing,
             event_buffer=self.config.event_buffer,
+            runner=self._run_bot,
         )
+
+    def _run_bot(self, level: str, choose: Callable[[], int], done: Callable[[int], None]) -> None:
+        """Run a bot's choice: slow levels in a worker thread, others at once."""
+        if level not in THREADED_LEVELS:
+            done(choose())
+            return
+        future = asyncio.get_running_loop().run_in_executor(None, choose)
+        future.add_done_callback(lambda f: done(-1 if f.exception() else f.result()))
 
     def _restore(self, stored: StoredTable) -> Table | None:
         try:
@@ -310,6 +322,7 @@ class Hub:
                 levels=self.levels,
                 timing=self.timing,
                 event_buffer=self.config.event_buffer,
+                runner=self._run_bot,
             )
         except CorruptLog:
             log.exception("table %s cannot be rebuilt", stored.table_id)

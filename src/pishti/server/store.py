@@ -93,7 +93,7 @@ class WriteBatch:
 class Store:
     """The repository over one database URL (``sqlite+aiosqlite:///data/pishti.db`` ...)."""
 
-    def __init__(self, url: str, *, sqlite_synchronous: str = "FULL") -> None:
+    def __init__(self, url: str, *, sqlite_synchronous: str = "NORMAL") -> None:
         """Remember ``url``; :meth:`open` connects.
 
         Args:

@@ -166,6 +166,14 @@ class Commit:
 
 Sink = Callable[[Commit], None]
 BotFactory = Callable[[str, int | None], Bot]
+BotRunner = Callable[[str, Callable[[], int], Callable[[int], None]], None]
+"""``runner(level, choose, done)``: call ``done(choose())``, now or later (a slow bot
+level may think in a thread: ``choose`` reads only an immutable seat view)."""
+
+
+def run_inline(level: str, choose: Callable[[], int], done: Callable[[int], None]) -> None:
+    """The default :data:`BotRunner`: choose at once, on the caller's thread."""
+    done(choose())
 
 
 def hash_token(token: str) -> str:
@@ -209,6 +217,7 @@ class Table:
         levels: Collection[str],
         timing: Timing | None = None,
         event_buffer: int = 256,
+        runner: BotRunner = run_inline,
     ) -> None:
         """Make an empty table in the waiting status.
 
@@ -219,6 +228,7 @@ class Table:
             bots: ``bots(level, seed)`` builds a bot (``pishti.bots.make_bot``).
             levels: the bot levels the owner may choose.
             timing: clock scale, bot delay and holds.  event_buffer: events kept.
+            runner: how bots' choices are run (see :data:`BotRunner`).
         """
         self.table_id = table_id
         self.settings = settings
@@ -228,6 +238,7 @@ class Table:
         self.bots = bots
         self.levels = frozenset(levels)
         self.timing = timing or Timing()
+        self.runner = runner
         self.seats = [SeatState() for _ in range(settings.players)]
         self.owner: int | None = None
         self.status: Status = "waiting"
@@ -757,8 +768,9 @@ class Table:
     def _on_turn_timer(self, key: tuple[int, str]) -> None:
         if key != self._turn_key or self.closed:
             return
+        # The key stays while the bot thinks, so no second timer is armed for this
+        # turn; a take over or a play changes it and the bot's card is then dropped.
         self._turn_timer = None
-        self._turn_key = None
         seat = self.to_play
         if seat is None or self.match is None:
             return
@@ -769,27 +781,35 @@ class Table:
         else:
             level = STANDARD
             how = "timeout"
-        card = self._bot_card(seat, level)
-        self._commit({"kind": "play", "seat": seat, "card": card_text(card), "how": how})
-
-    def _bot_card(self, seat: int, level: str) -> int:
-        """The card the bot of ``level`` plays for ``seat``, from the seat's view only (R7.7)."""
-        assert self.match is not None
         view = seat_view(self.match, seat)
+        bot = self._bot(seat, level)
+
+        def choose() -> int:
+            try:
+                return bot.choose(view)
+            except Exception:
+                log.exception("table %s: the %s bot failed at seat %d", self.table_id, level, seat)
+                return -1
+
+        def done(card: int) -> None:
+            if self.closed or key != self._turn_key or self.to_play != seat:
+                return
+            if card not in view.legal_cards:
+                log.error("table %s: the %s bot chose no legal card", self.table_id, level)
+                card = view.legal_cards[0]
+            self._turn_key = None
+            self._commit({"kind": "play", "seat": seat, "card": card_text(card), "how": how})
+
+        self.runner(level, choose, done)
+
+    def _bot(self, seat: int, level: str) -> Bot:
+        """The bot of ``level`` that plays for ``seat`` in this match (from its view only, R7.7)."""
         key = (self.match_no, seat, level)
         bot = self._bot_cache.get(key)
         if bot is None:
             bot = self.bots(level, _derived_seed(self.seed, self.match_no, seat, level))
             self._bot_cache[key] = bot
-        try:
-            card = bot.choose(view)
-        except Exception:
-            log.exception("table %s: the %s bot failed at seat %d", self.table_id, level, seat)
-            card = -1
-        if card not in view.legal_cards:
-            log.error("table %s: the %s bot chose no legal card", self.table_id, level)
-            card = view.legal_cards[0]
-        return card
+        return bot
 
     def _arm_holds(self) -> None:
         for seat, st in enumerate(self.seats):

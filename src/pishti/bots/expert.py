@@ -1,0 +1,223 @@
+"""Level ``expert``: determinized Monte Carlo search over the standard policy.
+
+For each move the expert
+
+1. asks the standard policy (:func:`standard_card`) for its card, the *default*;
+2. samples ``samples`` decks that agree with everything its seat has seen
+   (:class:`~pishti.bots.determinize.Determinizer`: the unseen cards placed at
+   random, biased by the voids other seats showed);
+3. on every sampled deck plays each distinct card in hand and then the rest of
+   the deck with the standard policy at every seat (a playout), scoring the
+   deck's points of its team less the other's (R5.2);
+4. plays another card only if it beats the default on the *same* samples by
+   more than ``margin`` standard errors of the paired difference.  Most
+   choices are near-ties between discards; without this guard the sampling
+   noise throws away the standard policy's small, steady edge.
+
+When the stock is empty and few cards remain (the product of the hands'
+factorials at most ``endgame_leaves``) each sampled deck is instead solved
+exactly (:func:`~pishti.bots.playout.solve`: both teams at their best), and
+the card with the best mean is played (the default on ties).
+
+The budget per move is ``samples`` sampled decks, and optionally
+``time_limit`` seconds after which no further deck is sampled (at least
+:data:`MIN_SAMPLES`; a time limit makes choices depend on the machine's
+speed).  The samples come from a generator seeded with the bot's seed and the
+public position (deck number, cards played, seat), so a choice depends only on
+the seed and what the seat may see (R7.7).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from pishti.bots.determinize import Determinizer
+from pishti.bots.knowledge import Knowledge
+from pishti.bots.playout import clone_deck, distinct_cards, playout, solve
+from pishti.bots.standard import standard_card
+from pishti.engine.cards import CARD_POINTS, Card
+from pishti.engine.deck import CARDS_PER_HAND, PLAYS_PER_DECK
+from pishti.engine.view import SeatView
+
+SAMPLES = 96
+"""Sampled decks per move of the ``expert`` level."""
+MARGIN = 1.0
+"""Standard errors by which a card must beat the standard policy's card."""
+ENDGAME_LEAVES = 600
+"""Solve exactly when the product of the hand sizes' factorials is at most this."""
+ENDGAME_SAMPLES = 48
+"""Sampled decks per move in an exact endgame."""
+HORIZON: int | None = None
+"""Playouts stop this many plays after the current deal (None: at the deck's end)."""
+PROPOSALS = 4
+"""Placements proposed per sampled deck, to be resampled by likelihood (module doc)."""
+MIN_SAMPLES = 8
+"""Sampled decks played before a time limit may stop the search."""
+
+
+def _same_play(a: Card, b: Card) -> bool:
+    """True when ``a`` and ``b`` have the same effect: same rank and card points."""
+    return a >> 2 == b >> 2 and CARD_POINTS[a] == CARD_POINTS[b]
+
+
+def pick_card(
+    values: dict[Card, list[float]], default: Card, margin: float
+) -> tuple[Card, float, float]:
+    """Pick the card to play from paired sample values.
+
+    Args:
+        values: for each candidate card, its value on each sampled deck, in
+            the same sample order for every card; ``default`` among them.
+        default: the standard policy's card.
+        margin: standard errors by which another card's mean paired gain over
+            ``default`` must exceed zero.
+    Returns:
+        ``(card, gain, standard_error)``: the card, its mean gain over the
+        default per sampled deck (points), and that gain's standard error;
+        ``(default, 0.0, 0.0)`` when no card qualifies.
+    """
+    base = values[default]
+    n = len(base)
+    best, best_gain, best_se = default, 0.0, 0.0
+    if n == 0:
+        return best, best_gain, best_se
+    for card, vals in values.items():
+        if card == default:
+            continue
+        diffs = [a - b for a, b in zip(vals, base, strict=True)]
+        gain = sum(diffs) / n
+        se = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0.0
+        if gain > 0 and gain > margin * se and gain > best_gain:
+            best, best_gain, best_se = card, gain, se
+    return best, best_gain, best_se
+
+
+class ExpertBot:
+    """Level ``expert``: determinized Monte Carlo over the standard policy (module doc).
+
+    Attributes:
+        seed: the seed of its choices (drawn at random when None is given).
+        samples, time_limit, margin, endgame_leaves, endgame_samples: the budget
+            and rules of the search (module doc).
+        last_search: ``(samples used, gain, standard error)`` of the last move
+            searched, for study.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        samples: int = SAMPLES,
+        time_limit: float | None = None,
+        margin: float = MARGIN,
+        endgame_leaves: int = ENDGAME_LEAVES,
+        endgame_samples: int = ENDGAME_SAMPLES,
+        proposals: int = PROPOSALS,
+        horizon: int | None = HORIZON,
+    ) -> None:
+        """Build an expert; the keyword arguments set its budget (module doc).
+
+        Raises:
+            ValueError: ``samples`` or ``endgame_samples`` below 1, or a
+                ``time_limit`` that is not positive.
+        """
+        if samples < 1 or endgame_samples < 1 or proposals < 1:
+            raise ValueError("an expert needs at least one sample per move")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
+        self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
+        self.samples = samples
+        self.time_limit = time_limit
+        self.margin = margin
+        self.endgame_leaves = endgame_leaves
+        self.endgame_samples = endgame_samples
+        self.proposals = proposals
+        self.horizon = horizon
+        self.last_search: tuple[int, float, float] = (0, 0.0, 0.0)
+
+    def choose(self, view: SeatView) -> Card:
+        """Return the card to play from ``view.legal_cards`` (R3.1, R7.7).
+
+        Raises:
+            ValueError: it is not this seat's turn (no legal card).
+        """
+        hand = view.legal_cards
+        if not hand:
+            raise ValueError(f"seat {view.seat} has no card to play now")
+        knowledge = Knowledge.from_view(view)
+        default = standard_card(hand, view.seat, knowledge)
+        candidates = [c for c in distinct_cards(hand) if not _same_play(c, default)]
+        if not candidates:
+            self.last_search = (0, 0.0, 0.0)
+            return default
+        candidates.append(default)
+        rng = random.Random(f"{self.seed}/{view.deck}/{len(view.history)}/{view.seat}")
+        determinizer = Determinizer(view, knowledge)
+        if not view.stock_size and _leaves(view.hand_sizes) <= self.endgame_leaves:
+            return self._solve(view, determinizer, candidates, default, rng)
+        team = view.team
+        seat = view.seat
+        values: dict[Card, list[float]] = {c: [] for c in candidates}
+        limit = self.time_limit
+        start = time.perf_counter()
+        used = 0
+        decks = determinizer.draw(rng, self.samples, self.proposals * self.samples)
+        stop = _playout_stop(len(view.history), view.players, self.horizon)
+        for used, deck in enumerate(decks, start=1):
+            sample_knowledge = knowledge.copy()
+            sample_knowledge.face_down = deck.middle[:3]
+            for card in candidates:
+                child = clone_deck(deck)
+                child_knowledge = sample_knowledge.copy()
+                child_knowledge.observe(seat, card, child.play(card))
+                values[card].append(playout(child, child_knowledge, team, stop))
+            if limit is not None and used >= MIN_SAMPLES and time.perf_counter() - start > limit:
+                break
+        card, gain, se = pick_card(values, default, self.margin)
+        self.last_search = (used, gain, se)
+        return card
+
+    def _solve(
+        self,
+        view: SeatView,
+        determinizer: Determinizer,
+        candidates: Sequence[Card],
+        default: Card,
+        rng: random.Random,
+    ) -> Card:
+        """Play the card with the best mean exact value over sampled decks."""
+        team = view.team
+        values: dict[Card, list[float]] = {c: [] for c in candidates}
+        count = self.endgame_samples
+        for deck in determinizer.draw(rng, count, self.proposals * count):
+            for card in candidates:
+                child = clone_deck(deck)
+                child.play(card)
+                values[card].append(solve(child, team))
+        card, gain, se = pick_card(values, default, 0.0)
+        self.last_search = (self.endgame_samples, gain, se)
+        return card
+
+
+def _playout_stop(played: int, players: int, horizon: int | None) -> int:
+    """Where playouts stop: ``horizon`` plays past the end of the current deal
+    (at least a full round past this move), or the deck's end when None."""
+    if horizon is None:
+        return PLAYS_PER_DECK
+    per_deal = CARDS_PER_HAND * players
+    end_of_deal = (played // per_deal + 1) * per_deal
+    return min(PLAYS_PER_DECK, max(end_of_deal, played + players + 1) + horizon)
+
+
+def _leaves(hand_sizes: Sequence[int]) -> int:
+    """How many ways the rest of a deal can be played: the product of ``n!`` over hands."""
+    out = 1
+    for n in hand_sizes:
+        out *= math.factorial(n)
+    return out

@@ -1,0 +1,168 @@
+"""Playouts and exact endgames on sampled decks, for the expert's search.
+
+Every card is played through :meth:`Deck.play`, the one implementation of the
+rules; this module only copies decks and chooses cards.  A playout plays the
+rest of the deck with the standard policy (:func:`standard_card`) at every
+seat; :func:`solve` plays it out exactly (both teams at their best) when few
+cards remain.  Values are the deck's points of one team less the other's (R5.2).
+"""
+
+from __future__ import annotations
+
+import math
+
+from pishti.bots.knowledge import Knowledge
+from pishti.bots.standard import standard_card
+from pishti.engine.cards import CARD_POINTS, Card
+from pishti.engine.deck import MOST_CARDS, PLAYS_PER_DECK, Deck
+
+
+def clone_deck(deck: Deck) -> Deck:
+    """Return an independent copy of ``deck`` in its current state (every slot copied)."""
+    new = Deck.__new__(Deck)
+    new.players = deck.players
+    new.dealer = deck.dealer
+    new.middle = deck.middle
+    new.deals = deck.deals
+    new.deal_index = deck.deal_index
+    new.hands = [hand[:] for hand in deck.hands]
+    new.pile = deck.pile[:]
+    new.to_play = deck.to_play
+    new._next_seat = deck._next_seat
+    new._per_deal = deck._per_deal
+    new.plays = deck.plays[:]
+    new.taken = [deck.taken[0][:], deck.taken[1][:]]
+    new.pishtis = deck.pishtis[:]
+    new.jack_pishtis = deck.jack_pishtis[:]
+    new.pishti_cards = [deck.pishti_cards[0][:], deck.pishti_cards[1][:]]
+    new.face_down_team = deck.face_down_team
+    new.last_capture_team = deck.last_capture_team
+    new.counts = deck.counts
+    new.final_pile = deck.final_pile
+    return new
+
+
+def deck_margin(deck: Deck, team: int) -> int:
+    """``team``'s points less the other team's in a counted deck (R5.2).
+
+    Raises:
+        ValueError: the deck is not over.
+    """
+    counts = deck.counts
+    if counts is None:
+        raise ValueError("the deck is not over")
+    return counts[team].points - counts[1 - team].points
+
+
+def playout(deck: Deck, knowledge: Knowledge, team: int, stop: int = PLAYS_PER_DECK) -> float:
+    """Play ``deck`` with the standard policy at every seat, to its end or ``stop``.
+
+    ``knowledge`` must describe ``deck``'s position (it is updated in place);
+    each seat decides from it and its own hand only.
+
+    Args:
+        stop: stop once this many cards of the deck have been played (48 plays
+            the deck out) and :func:`evaluate` the position.
+    Returns:
+        ``team``'s deck points less the other team's (expected, when stopped early).
+    """
+    observe = knowledge.observe
+    plays = deck.plays
+    while deck.counts is None:
+        if len(plays) >= stop:
+            return evaluate(deck, team)
+        seat = deck.to_play
+        hand = deck.hands[seat]
+        card = hand[0] if len(hand) == 1 else standard_card(hand, seat, knowledge)
+        observe(seat, card, deck.play(card))
+    counts = deck.counts
+    return counts[team].points - counts[1 - team].points
+
+
+def most_cards_chance(held: int, rest: int) -> float:
+    """Chance that a team holding ``held`` cards ends the deck with 27 or more
+    (R5.3) when ``rest`` cards are still to be taken, each about as likely
+    to go either way (a normal approximation; piles make the spread wider
+    than a coin per card)."""
+    need = MOST_CARDS - held
+    if need <= 0:
+        return 1.0
+    if need > rest:
+        return 0.0
+    spread = 0.75 * math.sqrt(rest)
+    return 0.5 * math.erfc((need - 0.5 - rest / 2) / (spread * math.sqrt(2.0)))
+
+
+def evaluate(deck: Deck, team: int) -> float:
+    """Expected points of ``team`` less the other's in a deck not yet over.
+
+    What each team has taken counts in full (card points, pishtis, R5.2);
+    most cards (R5.3) counts as each team's chance of reaching 27; the cards
+    still out are as likely to go to either team and count for neither.
+    """
+    other = 1 - team
+    taken = deck.taken
+    value = 10.0 * (deck.pishtis[team] - deck.pishtis[other])
+    value += 20.0 * (deck.jack_pishtis[team] - deck.jack_pishtis[other])
+    value += sum(CARD_POINTS[c] for c in taken[team]) - sum(CARD_POINTS[c] for c in taken[other])
+    mine = len(taken[team])
+    theirs = len(taken[other])
+    rest = 52 - mine - theirs
+    value += 3.0 * (most_cards_chance(mine, rest) - most_cards_chance(theirs, rest))
+    return value
+
+
+def distinct_cards(hand: list[Card] | tuple[Card, ...]) -> list[Card]:
+    """The cards of ``hand`` that play differently: one per (rank, card points).
+
+    Two cards of one rank and the same card points (7C and 7H, or any two
+    aces) have the same effect on every capture and count (R3, R5.2).
+    """
+    seen: set[int] = set()
+    out = []
+    for card in sorted(hand):
+        key = (card >> 2) * 4 + CARD_POINTS[card]
+        if key not in seen:
+            seen.add(key)
+            out.append(card)
+    return out
+
+
+def solve(deck: Deck, team: int, alpha: float = -1e9, beta: float = 1e9) -> int:
+    """The exact value of ``deck`` for ``team`` when every seat plays its best.
+
+    Every hand is known (a sampled deck); ``team``'s seats maximize its deck
+    points less the other team's, the other seats minimize it (alpha-beta).
+    The cost grows with the product of the hand sizes' factorials: keep it
+    to the last few cards of a deck.
+    """
+    if deck.counts is not None:
+        counts = deck.counts
+        return counts[team].points - counts[1 - team].points
+    seat = deck.to_play
+    cards = distinct_cards(deck.hands[seat])
+    if seat & 1 == team:
+        best = -1_000_000
+        for card in cards:
+            child = clone_deck(deck)
+            child.play(card)
+            value = solve(child, team, alpha, beta)
+            if value > best:
+                best = value
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        return best
+    best = 1_000_000
+    for card in cards:
+        child = clone_deck(deck)
+        child.play(card)
+        value = solve(child, team, alpha, beta)
+        if value < best:
+            best = value
+            if best < beta:
+                beta = best
+                if alpha >= beta:
+                    break
+    return best

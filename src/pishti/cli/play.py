@@ -1,0 +1,302 @@
+"""``pishti play``: a person plays a full match in the terminal against bots.
+
+The person sits at seat 0; bots take the other seats (in the four-player game
+seat 2, across the table, is the person's partner, R1.3).  Everything the
+screen shows comes from the person's :func:`~pishti.engine.view.seat_view` and
+:func:`~pishti.engine.view.event_for_seat` (R7.7): the own hand, the top card
+and the pile's size (never the cards underneath), hand and stock sizes, the
+pishti record cards, the face-down cards once the person's team took them,
+each card as it is played, and the count table after every deck (R5.5).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from pishti.bots import Bot, make_bot
+from pishti.cli.app import app, fail
+from pishti.cli.arena import allow_local_plugins
+from pishti.cli.replay import count_table
+from pishti.engine import (
+    TARGETS,
+    Card,
+    CardPlayed,
+    CardsDealt,
+    DeckCounted,
+    DeckStarted,
+    Event,
+    JackPishti,
+    Match,
+    MatchOver,
+    PileCaptured,
+    Pishti,
+    SeatView,
+    card_symbol,
+    event_for_seat,
+    seat_view,
+    team_of,
+)
+from pishti.records import deck_results
+
+HUMAN_SEAT = 0
+"""The seat the person plays."""
+
+KeyReader = Callable[[str], str]
+"""``read_key(prompt) -> key``: one answer from the person; raises EOFError when input ends."""
+
+
+class Quit(Exception):
+    """The person asked to leave the match."""
+
+
+def show_card(card: Card) -> str:
+    """A card for the screen, with its suit symbol; hearts and diamonds in red."""
+    text = card_symbol(card)
+    return f"[red]{text}[/red]" if card & 3 in (1, 2) else text
+
+
+def cards_count(n: int) -> str:
+    """ "1 card", "5 cards"."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def show_cards(cards: Sequence[Card]) -> str:
+    """Cards for the screen, separated by spaces ("-" for none)."""
+    return " ".join(show_card(c) for c in cards) if cards else "-"
+
+
+class TerminalTable:
+    """One match played in a terminal by a person at ``human`` with bots at the other seats.
+
+    Attributes:
+        match: the match (read by nobody but this class and the bots' views).
+        human: the person's seat.  bots: a bot per other seat.
+        console: where the screen is printed.  read_key: where keys come from.
+        narrating: the number of the deck the screen is about (for checks).
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        human: int,
+        bots: dict[int, Bot],
+        console: Console,
+        read_key: KeyReader,
+    ) -> None:
+        """Seat the person and the bots.
+
+        Raises:
+            ValueError: a seat other than ``human`` has no bot.
+        """
+        missing = [s for s in range(match.players) if s != human and s not in bots]
+        if missing:
+            raise ValueError(f"no bot for seats {missing}")
+        self.match = match
+        self.human = human
+        self.bots = bots
+        self.console = console
+        self.read_key = read_key
+        self.narrating = match.deck_number
+
+    # -- names ---------------------------------------------------------------
+
+    def seat_name(self, seat: int) -> str:
+        """ "you", or the seat with its role and bot, e.g. "seat 1 (opponent, standard)"."""
+        if seat == self.human:
+            return "you"
+        role = "partner" if team_of(seat) == team_of(self.human) else "opponent"
+        return f"seat {seat} ({role}, {self.bots[seat].name})"
+
+    def team_name(self, team: int) -> str:
+        """ "your team" or "their team"."""
+        return "your team" if team == team_of(self.human) else "their team"
+
+    # -- the match -----------------------------------------------------------
+
+    def run(self) -> None:
+        """Play the match to its end.
+
+        Raises:
+            Quit: the person pressed q.  EOFError: the input ended.
+        """
+        match = self.match
+        self.intro()
+        for event in match.events:
+            self.narrate(event)
+        while not match.finished:
+            seat = match.to_play
+            assert seat is not None
+            view = seat_view(match, seat)
+            card = self.ask(view) if seat == self.human else self.bots[seat].choose(view)
+            for event in match.play(card, seat):
+                self.narrate(event)
+
+    def intro(self) -> None:
+        """Who sits where, and the target (R6.1)."""
+        match = self.match
+        c = self.console
+        c.print(f"[bold]Pishti[/bold]: {match.players} players, first to {match.target} points.")
+        for seat in range(match.players):
+            if seat != self.human:
+                c.print(f"  {self.seat_name(seat)}")
+        c.print("Play a card with its number key; q leaves the match.")
+
+    def ask(self, view: SeatView) -> Card:
+        """Show the table and read the person's card (R3.1).
+
+        Raises:
+            Quit: the person pressed q.  EOFError: the input ended.
+        """
+        self.show_table(view)
+        hand = sorted(view.legal_cards, key=lambda c: (c >> 2, c & 3))
+        keys = "  ".join(f"[bold][{i}][/bold] {show_card(c)}" for i, c in enumerate(hand, 1))
+        while True:
+            self.console.print(f"Your hand: {keys}")
+            keys_hint = "1" if len(hand) == 1 else f"1-{len(hand)}"
+            answer = self.read_key(f"Card to play ({keys_hint}, q to leave): ").strip().lower()
+            if answer in ("q", "quit"):
+                raise Quit
+            if answer.isdigit() and 1 <= int(answer) <= len(hand):
+                return hand[int(answer) - 1]
+            self.console.print(f"Press a key from 1 to {len(hand)}.")
+
+    def show_table(self, view: SeatView) -> None:
+        """The table as the person's seat may see it (R7.7)."""
+        c = self.console
+        deal = (48 - view.stock_size) // (4 * view.players)
+        deals = 48 // (4 * view.players)
+        stock = view.stock_size
+        c.rule(f"Deck {view.deck + 1}, deal {deal} of {deals}, {stock} cards in the stock")
+        for seat in range(view.players):
+            if seat != self.human:
+                size = view.hand_sizes[seat]
+                c.print(f"  {self.seat_name(seat)}: {'▮' * size} {cards_count(size)}")
+        if view.top_card is None:
+            c.print("  Table: empty")
+        else:
+            pile = cards_count(view.pile_size)
+            c.print(f"  Table: {show_card(view.top_card)} on top of a pile of {pile}")
+        for team in (0, 1):
+            if view.pishti_cards[team]:
+                c.print(
+                    f"  Pishtis of {self.team_name(team)}: {show_cards(view.pishti_cards[team])}"
+                )
+        if view.face_down is not None:
+            c.print(f"  Face-down cards your team took: {show_cards(view.face_down)}")
+        mine = team_of(self.human)
+        c.print(
+            f"  Score: your team {view.totals[mine]}, their team {view.totals[1 - mine]}"
+            f" (cards taken this deck: {view.taken_counts[mine]} to"
+            f" {view.taken_counts[1 - mine]})"
+        )
+
+    def narrate(self, event: Event) -> None:
+        """Tell what happened, as the person's seat may see it (R7.7)."""
+        event = event_for_seat(event, self.human)
+        self.narrating = event.deck
+        c = self.console
+        if isinstance(event, DeckStarted):
+            c.rule(f"Deck {event.deck + 1}")
+            c.print(
+                f"Dealer: {self.seat_name(event.dealer)}. Face up on the table: "
+                f"{show_card(event.top_card)} (on 3 face-down cards)."
+            )
+        elif isinstance(event, CardsDealt):
+            c.print(f"Cards dealt. Yours: {show_cards(event.hands[self.human])}")
+        elif isinstance(event, CardPlayed):
+            who = self.seat_name(event.seat)
+            verb = "play" if event.seat == self.human else "plays"
+            c.print(f"{who[0].upper()}{who[1:]} {verb} {show_card(event.card)}")
+        elif isinstance(event, PileCaptured):
+            line = f"  ... and takes {cards_count(event.count)} for {self.team_name(event.team)}"
+            if event.took_face_down:
+                line += ", the face-down ones included"
+                if event.face_down is not None:
+                    line += f": {show_cards(event.face_down)}"
+            c.print(line + ".")
+        elif isinstance(event, Pishti):
+            c.print("  [bold yellow]Pishti![/bold yellow] 10 points.")
+        elif isinstance(event, JackPishti):
+            c.print("  [bold yellow]Jack pishti![/bold yellow] 20 points.")
+        elif isinstance(event, DeckCounted):
+            if event.last_pile:
+                c.print(
+                    f"The {cards_count(event.last_pile)} left on the table go to "
+                    f"{self.team_name(event.last_capture_team)}, which took last (R5.1)."
+                )
+            result = {"decks": [deck_results(self.match)[event.deck]]}
+            c.print(count_table(result, self.match.players, first=event.deck + 1))
+        elif isinstance(event, MatchOver):
+            mine = team_of(self.human)
+            totals = event.totals
+            if event.winner is None:
+                outcome = "a draw at the deck limit"
+            else:
+                outcome = "your team wins" if event.winner == mine else "their team wins"
+            c.print(
+                f"[bold]Match over after {event.decks} decks: {outcome}, "
+                f"{totals[mine]} to {totals[1 - mine]}.[/bold]"
+            )
+
+
+def read_line_or_key(prompt: str) -> str:
+    """Read one key from a terminal, or one line when the input is not a terminal.
+
+    Raises:
+        EOFError: the input ended.
+    """
+    typer.echo(prompt, nl=False)
+    if sys.stdin.isatty():
+        key = typer.getchar()
+        typer.echo(key)
+        if key in ("\x03", "\x04"):  # Ctrl-C, Ctrl-D
+            raise EOFError
+        return key
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    typer.echo(line.strip())
+    return line
+
+
+@app.command("play")
+def play_command(
+    players: Annotated[int, typer.Option(help="4 (you and a bot partner) or 2.")] = 4,
+    bots: Annotated[
+        str, typer.Option(help="The bots' level (random ... expert) or a module:Class plug-in.")
+    ] = "standard",
+    target: Annotated[int, typer.Option(help="Points to reach: 51, 101 or 151.")] = 101,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the deals and the bots (random if not given).")
+    ] = None,
+) -> None:
+    """Play a match in the terminal against bots (with a bot partner at four).
+
+    You sit at seat 0 and pick each card with its number key.
+    """
+    if players not in (2, 4):
+        raise fail("--players must be 4 or 2", 2)
+    if target not in TARGETS:
+        raise fail(f"--target must be one of {', '.join(map(str, TARGETS))}", 2)
+    allow_local_plugins()
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    try:
+        seated = {s: make_bot(bots, seed * 10 + s) for s in range(players) if s != HUMAN_SEAT}
+    except ValueError as exc:
+        raise fail(str(exc), 2) from None
+    match = Match(players, target, seed=seed)
+    console = Console(highlight=False)
+    table = TerminalTable(match, HUMAN_SEAT, seated, console, read_line_or_key)
+    try:
+        table.run()
+    except Quit:
+        raise fail(f"you left the match (seed {seed})") from None
+    except EOFError:
+        raise fail(f"the input ended before the match (seed {seed})") from None

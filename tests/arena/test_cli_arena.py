@@ -1,0 +1,74 @@
+"""The ``pishti arena`` command."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from typer.testing import CliRunner
+
+from pishti.cli import app
+
+runner = CliRunner()
+
+
+def _run(*args: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["arena", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def _untimed(data: dict[str, Any]) -> dict[str, Any]:
+    for side in data["sides"]:
+        side.pop("median_move_ms")
+        side.pop("median_move_cpu_ms")
+    return data
+
+
+def test_arena_json_holds_both_sides_with_intervals() -> None:
+    data = _run("novice", "random", "--matches", "3", "--target", "51", "--seed", "2")
+    assert data["bots"] == ["novice", "random"]
+    assert data["duplicate_matches"] == 3 and data["games"] == 6
+    assert (data["players"], data["target"], data["seed"]) == (4, 51, 2)
+    a, b = data["sides"]
+    for side in (a, b):
+        for key in ("win_rate", "points_per_deck", "pishtis_per_deck"):
+            est = side[key]
+            assert est["low"] <= est["value"] <= est["high"]
+        assert side["moves"] > 0
+    assert a["win_rate"]["value"] + b["win_rate"]["value"] == 1.0
+    margin = a["points_per_deck"]["value"] - b["points_per_deck"]["value"]
+    assert abs(data["margin_per_deck"]["value"] - margin) < 1e-3
+
+
+def test_arena_results_do_not_depend_on_the_number_of_jobs() -> None:
+    args = ("standard", "novice", "--matches", "2", "--target", "51", "--seed", "4")
+    one = _untimed(_run(*args))
+    assert one == _untimed(_run(*args))
+    assert one == _untimed(_run(*args, "--jobs", "2"))
+
+
+def test_arena_plays_a_plugin_bot() -> None:
+    plugin = "tests.bots.sample_plugin:LowestCardBot"
+    data = _run(plugin, "random", "--matches", "1", "--target", "51")
+    assert data["bots"][0] == plugin
+
+
+def test_arena_text_report() -> None:
+    result = runner.invoke(app, ["arena", "novice", "random", "--matches", "2", "--target", "51"])
+    assert result.exit_code == 0, result.output
+    assert "2 duplicate matches (4 games" in result.stdout
+    assert "match win rate" in result.stdout
+    assert "A - B points per deck" in result.stdout
+
+
+def test_arena_refuses_bad_arguments() -> None:
+    result = runner.invoke(app, ["arena", "novice", "grandmaster", "--matches", "1"])
+    assert result.exit_code == 2
+    assert "unknown bot level 'grandmaster'" in result.output
+    result = runner.invoke(app, ["arena", "novice", "random", "--players", "3"])
+    assert result.exit_code == 2
+    assert "--players must be 4 or 2" in result.output
+    result = runner.invoke(app, ["arena", "novice", "random", "--target", "60"])
+    assert result.exit_code == 2

@@ -1,0 +1,58 @@
+"""Duplicate matches: the same decks for both games, reproducible runs."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pishti.arena import PairResult, play_pair, run_duplicate, summarize
+from pishti.arena.duplicate import duplicate_decks
+
+
+def _untimed(pairs: list[PairResult]) -> list[object]:
+    return [
+        [dataclasses.replace(g, times=((), ()), cpu_times=((), ())) for g in p.games] for p in pairs
+    ]
+
+
+def test_both_games_of_a_duplicate_match_get_the_same_decks() -> None:
+    dealer_a, source_a = duplicate_decks(9, 4, 4)
+    dealer_b, source_b = duplicate_decks(9, 4, 4)
+    assert dealer_a == dealer_b
+    for number in range(4):
+        a = source_a(number, (dealer_a + number) % 4)
+        b = source_b(number, (dealer_b + number) % 4)
+        assert (a.middle, a.deals) == (b.middle, b.deals)
+    other_dealer, other = duplicate_decks(9, 5, 4)
+    assert other(0, other_dealer).deals != source_a(0, dealer_a).deals
+
+
+def test_a_run_is_reproducible_from_its_seed() -> None:
+    first = run_duplicate("novice", "standard", matches=3, target=51, seed=5)
+    again = run_duplicate("novice", "standard", matches=3, target=51, seed=5)
+    assert [p.index for p in first] == [0, 1, 2]
+    assert _untimed(first) == _untimed(again)
+    other = run_duplicate("novice", "standard", matches=3, target=51, seed=6)
+    assert _untimed(first) != _untimed(other)
+
+
+def test_a_deterministic_bot_against_itself_scores_exactly_even() -> None:
+    # Same decks, same deterministic play: the swapped game mirrors the first.
+    pair = play_pair("standard", "standard", 4, 51, 3, 0)
+    first, second = pair.games
+    assert first.points == (second.points[1], second.points[0])
+    assert first.score == 1.0 - second.score
+    summary = summarize([pair], "standard", "standard")
+    assert summary["margin_per_deck"].value == 0.0
+    assert summary["sides"][0].win_rate.value == 0.5
+
+
+def test_two_player_games_and_results_by_side() -> None:
+    pair = play_pair("novice", "random", 2, 51, 1, 0)
+    for game in pair.games:
+        assert game.decks >= 1
+        assert len(game.times[0]) == len(game.cpu_times[0]) > 0
+        # Every deck has 48 plays, half by each side (R8.1).
+        assert len(game.times[0]) + len(game.times[1]) == 48 * game.decks
+        assert len(game.times[0]) == len(game.times[1])
+        total = sum(game.points)
+        assert total >= 13 * game.decks  # card points alone, R5.4

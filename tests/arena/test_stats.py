@@ -1,0 +1,39 @@
+"""Arena statistics: exact values on small inputs."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from pishti.arena.stats import Z95, mean_estimate, rate_estimate, ratio_estimate
+
+
+def test_mean_estimate_is_a_normal_interval() -> None:
+    est = mean_estimate([1.0, 3.0])
+    assert est.value == 2.0
+    half = Z95 * math.sqrt(2.0) / math.sqrt(2.0)
+    assert est.low == pytest.approx(2.0 - half)
+    assert est.high == pytest.approx(2.0 + half)
+    assert mean_estimate([4.0]) == mean_estimate([4.0, 4.0])
+
+
+def test_ratio_estimate_uses_the_residuals_of_each_unit() -> None:
+    est = ratio_estimate([2.0, 4.0], [1.0, 1.0])
+    assert est.value == 3.0
+    # residuals -1 and 1: stdev sqrt(2); mean denominator 1; n = 2
+    assert est.high - est.value == pytest.approx(Z95)
+    assert ratio_estimate([0.0, 0.0, 1.0], [5.0, 5.0, 5.0], floor=0.0).low == 0.0
+    with pytest.raises(ValueError):
+        ratio_estimate([1.0], [0.0])
+
+
+def test_rate_estimate_is_a_wilson_interval_within_zero_and_one() -> None:
+    est = rate_estimate([1.0, 1.0, 1.0])
+    assert est.value == 1.0 and est.high == 1.0
+    # All alike: every game counts, n = 6 games, p = 1: Wilson low = 6 / (6 + z^2).
+    assert est.low == pytest.approx(6 / (6 + Z95 * Z95))
+    mixed = rate_estimate([0.0, 0.5, 1.0, 0.5])
+    assert mixed.value == 0.5
+    assert 0.0 <= mixed.low < 0.5 < mixed.high <= 1.0
+    assert mixed.high - 0.5 == pytest.approx(0.5 - mixed.low)

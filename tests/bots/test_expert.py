@@ -1,0 +1,236 @@
+"""The expert: determinization, playouts, exact endgames and its choice rule."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from pishti.bots import make_bot
+from pishti.bots.determinize import Determinizer
+from pishti.bots.expert import ExpertBot, pick_card
+from pishti.bots.knowledge import Knowledge, unseen_cards
+from pishti.bots.playout import (
+    clone_deck,
+    deck_margin,
+    distinct_cards,
+    evaluate,
+    most_cards_chance,
+    playout,
+    solve,
+)
+from pishti.engine import Deck, Match, parse_cards, seat_view
+from pishti.engine.cards import card_text
+
+
+def _position(seed: int, plays: int, players: int = 4) -> Match:
+    match = Match(players, 101, seed=seed)
+    bots = [make_bot("standard", s) for s in range(players)]
+    for _ in range(plays):
+        seat = match.to_play
+        assert seat is not None
+        match.play(bots[seat].choose(seat_view(match, seat)))
+    return match
+
+
+# -- determinization -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "plays"), [(4, 0), (4, 21), (4, 40), (2, 13), (2, 44)])
+def test_sampled_decks_agree_with_everything_the_seat_has_seen(players: int, plays: int) -> None:
+    match = _position(3, plays, players)
+    seat = match.to_play
+    assert seat is not None
+    view = seat_view(match, seat)
+    determinizer = Determinizer(view)
+    rng = random.Random(1)
+    differ = 0
+    for deck in determinizer.draw(rng, 12, 48):
+        assert deck.to_play == seat
+        assert deck.hands[seat] == list(view.hand)
+        assert deck.plays == [p.card for p in view.history]
+        assert [len(h) for h in deck.hands] == list(view.hand_sizes)
+        assert deck.stock_size == view.stock_size
+        assert deck.middle[3] == view.face_up
+        assert (deck.pile[-1] if deck.pile else None) == view.top_card
+        assert len(deck.pile) == view.pile_size
+        if view.face_down is not None:
+            assert deck.middle[:3] == view.face_down
+        placed = [c for s, h in enumerate(deck.hands) if s != seat for c in h]
+        placed += [c for deal in deck.deals[deck.deal_index :] for h in deal for c in h]
+        if view.face_down is None:
+            placed += deck.middle[:3]
+        assert sorted(placed) == unseen_cards(view)
+        differ += deck.hands != match.deck.hands
+    assert differ > 0
+
+
+def test_a_seat_that_passed_on_a_rank_is_rarely_dealt_it() -> None:
+    # Seat 1 laid a card on a seven without taking it: it holds no seven.
+    match = _position(4, 0)
+    while True:
+        seat = match.to_play
+        assert seat is not None
+        view = seat_view(match, seat)
+        if Knowledge.from_view(view).voids[(seat + 3) % 4] and len(view.history) % 16 < 12:
+            break
+        match.play(make_bot("standard", 0).choose(view))
+    passer = (seat + 3) % 4
+    voids = Knowledge.from_view(view).voids[passer]
+    determinizer = Determinizer(view)
+    rng = random.Random(2)
+    held = sum(
+        1
+        for deck in (determinizer.sample(rng) for _ in range(200))
+        for c in deck.hands[passer]
+        if voids >> (c >> 2) & 1
+    )
+    uniform = (
+        sum(1 for c in unseen_cards(view) if voids >> (c >> 2) & 1)
+        * 200
+        * len(view.hand)
+        / len(unseen_cards(view))
+    )
+    assert held < 0.3 * uniform
+
+
+def test_likelihood_is_lower_for_placements_the_plays_contradict() -> None:
+    match = _position(6, 6)
+    seat = match.to_play
+    assert seat is not None
+    view = seat_view(match, seat)
+    determinizer = Determinizer(view)
+    truth = determinizer.propose(random.Random(0))
+    truth.hands = [list(h) for h in match.deck.hands]
+    truth.down = match.deck.middle[:3]
+    assert determinizer.likelihood(truth) == 1.0  # the standard bots made these plays
+    rng = random.Random(3)
+    values = [determinizer.likelihood(determinizer.propose(rng)) for _ in range(60)]
+    assert min(values) < 1.0
+    assert all(0.0 < v <= 1.0 for v in values)
+
+
+# -- playouts and endgames -----------------------------------------------------
+
+
+def test_clone_deck_copies_every_slot_and_shares_no_list() -> None:
+    deck = _position(2, 9).deck
+    copy = clone_deck(deck)
+    for name in Deck.__slots__:
+        original = getattr(deck, name)
+        assert getattr(copy, name) == original, name
+        if isinstance(original, list):
+            assert getattr(copy, name) is not original, name
+    copy.play(copy.hands[copy.to_play][0])
+    assert len(copy.plays) == len(deck.plays) + 1
+
+
+def test_playout_plays_the_deck_out_with_the_standard_policy() -> None:
+    match = _position(5, 10)
+    seat = match.to_play
+    assert seat is not None
+    view = seat_view(match, seat)
+    deck = clone_deck(match.deck)
+    knowledge = Knowledge.from_view(view)
+    knowledge.face_down = deck.middle[:3]
+    value = playout(deck, knowledge, view.team)
+    assert deck.over
+    assert value == deck_margin(deck, view.team)
+    # The same position played by standard bots through the match gives the same deck.
+    bots = [make_bot("standard", s) for s in range(4)]
+    while match.deck_number == 0:
+        s = match.to_play
+        assert s is not None
+        match.play(bots[s].choose(seat_view(match, s)))
+    assert deck.plays == match.decks[0].plays
+
+
+def test_evaluate_counts_taken_points_and_most_cards_chances() -> None:
+    assert most_cards_chance(27, 10) == 1.0
+    assert most_cards_chance(20, 6) == 0.0
+    # need 3 of 6: normal with mean 3, spread 0.75 * sqrt(6), continuity 1/2
+    assert most_cards_chance(24, 6) == pytest.approx(0.5 * math.erfc(-0.5 / (0.75 * math.sqrt(12))))
+    deck = _position(1, 0).deck
+    assert evaluate(deck, 0) == 0.0
+    deck = _position(1, 20).deck
+    assert evaluate(deck, 0) == pytest.approx(-evaluate(deck, 1))
+
+
+def _brute_force(deck: Deck, team: int) -> int:
+    if deck.over:
+        return deck_margin(deck, team)
+    values = []
+    for card in set(deck.hands[deck.to_play]):
+        child = clone_deck(deck)
+        child.play(card)
+        values.append(_brute_force(child, team))
+    return max(values) if deck.to_play & 1 == team else min(values)
+
+
+@pytest.mark.parametrize(("players", "left"), [(4, 7), (4, 8), (2, 6), (2, 5)])
+def test_solve_matches_a_brute_force_search(players: int, left: int) -> None:
+    for seed in range(4):
+        match = _position(seed, 48 - left, players)
+        deck = match.deck
+        for team in (0, 1):
+            assert solve(clone_deck(deck), team) == _brute_force(deck, team)
+
+
+def test_distinct_cards_keeps_one_card_per_rank_and_points() -> None:
+    hand = parse_cards(["7C", "7H", "TD", "TS", "AC", "AS"])
+    # 7C and 7H play alike, and so do the aces; TD (3 points) differs from TS.
+    assert [card_text(c) for c in distinct_cards(hand)] == ["AC", "7C", "TD", "TS"]
+
+
+# -- the choice ----------------------------------------------------------------
+
+
+def test_pick_card_keeps_the_default_unless_another_card_is_clearly_better() -> None:
+    values = {1: [0.0, 0.0, 0.0, 0.0], 2: [1.0, -1.0, 1.0, -1.0], 3: [2.0, 1.0, 2.0, 1.0]}
+    card, gain, se = pick_card(values, 1, 1.0)
+    assert (card, gain) == (3, 1.5)
+    assert se == pytest.approx(0.2886751, abs=1e-6)
+    assert pick_card({1: [0.0, 0.0], 2: [1.0, -0.5]}, 1, 1.0) == (1, 0.0, 0.0)
+    assert pick_card({1: [0.0, 0.0], 2: [1.0, -0.5]}, 1, 0.0)[0] == 2
+
+
+def test_expert_is_legal_and_reproducible_from_its_seed() -> None:
+    for plays in (0, 17, 33, 45):
+        match = _position(9, plays)
+        seat = match.to_play
+        assert seat is not None
+        view = seat_view(match, seat)
+        first = ExpertBot(5, samples=16)
+        card = first.choose(view)
+        assert card in view.legal_cards
+        assert ExpertBot(5, samples=16).choose(view) == card
+        assert first.choose(view) == card  # no hidden state carried between calls
+
+
+def test_expert_refuses_a_budget_of_nothing() -> None:
+    with pytest.raises(ValueError):
+        ExpertBot(1, samples=0)
+    with pytest.raises(ValueError):
+        ExpertBot(1, time_limit=0.0)
+
+
+def test_expert_time_limit_stops_the_search() -> None:
+    match = _position(2, 1)
+    seat = match.to_play
+    assert seat is not None
+    bot = ExpertBot(3, samples=10_000, time_limit=0.001)
+    card = bot.choose(seat_view(match, seat))
+    assert card in match.legal_cards()
+    used = bot.last_search[0]
+    assert 8 <= used < 10_000
+
+
+def test_expert_all_seats_play_a_whole_match() -> None:
+    match = Match(2, 51, seed=4)
+    bots = [ExpertBot(s, samples=8) for s in range(2)]
+    while not match.finished:
+        seat = match.to_play
+        assert seat is not None
+        match.play(bots[seat].choose(seat_view(match, seat)))
+    assert match.winner is not None or match.totals[0] == match.totals[1]

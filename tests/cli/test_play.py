@@ -1,0 +1,112 @@
+"""``pishti play``: a full match from keys on stdin, and never a hidden card on screen (R7.7)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from pishti.bots import make_bot
+from pishti.cli import app
+from pishti.cli.play import Quit, TerminalTable
+from pishti.engine import Card, Match, card_symbol, team_of
+
+runner = CliRunner()
+SYMBOL = re.compile(r"(10|[A2-9JQK])([♣♦♥♠])")
+BY_SYMBOL = {card_symbol(c): c for c in range(52)}
+
+
+def hidden_from(match: Match, deck_number: int, seat: int) -> set[Card]:
+    """What ``seat`` may not see of deck ``deck_number`` now (R7.7): other hands,
+    the stock, the cards under the top card, face-down cards its team did not take."""
+    deck = match.decks[deck_number]
+    hidden: set[Card] = set()
+    for s, hand in enumerate(deck.hands):
+        if s != seat:
+            hidden.update(hand)
+    for deal in deck.deals[deck.deal_index :]:
+        for hand in deal:
+            hidden.update(hand)
+    hidden.update(deck.pile[:-1])
+    if deck.face_down_team != team_of(seat):
+        hidden.update(deck.middle[:3])
+    return hidden
+
+
+class CheckedScreen(io.StringIO):
+    """A screen that fails the test when a write shows a card its seat may not see."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+        self.table: TerminalTable | None = None
+        self.cards_shown = 0
+
+    def write(self, text: str) -> int:
+        table = self.table
+        assert table is not None
+        hidden = hidden_from(table.match, table.narrating, self.seat)
+        for match in SYMBOL.finditer(text):
+            card = BY_SYMBOL[match.group(0)]
+            self.cards_shown += 1
+            assert card not in hidden, f"{match.group(0)} is hidden from seat {self.seat}: {text!r}"
+        return super().write(text)
+
+
+@pytest.mark.parametrize(("players", "level"), [(4, "standard"), (2, "novice")])
+def test_the_screen_never_shows_a_card_the_seat_may_not_see(players: int, level: str) -> None:
+    match = Match(players, 51, seed=8)
+    screen = CheckedScreen(0)
+    console = Console(file=screen, width=100, color_system=None)
+    bots = {s: make_bot(level, s) for s in range(1, players)}
+    answers = iter(["x", "9"] + ["2", "1"] * 1000)  # two bad keys first: asked again
+    table = TerminalTable(match, 0, bots, console, lambda prompt: next(answers))
+    screen.table = table
+    table.run()
+    assert match.finished
+    out = screen.getvalue()
+    assert "Press a key from 1 to 4." in out
+    assert "Deck count (R5.5)" in out
+    assert "Match over after" in out
+    assert screen.cards_shown > 100
+
+
+def test_a_full_match_from_keys_on_stdin() -> None:
+    result = runner.invoke(
+        app, ["play", "--seed", "5", "--target", "51", "--bots", "novice"], input="1\n" * 400
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Pishti: 4 players, first to 51 points." in out
+    assert "seat 2 (partner, novice)" in out
+    assert out.count("Deck count (R5.5)") == out.count("match total")
+    assert "Match over after" in out
+    assert "Your hand: [1]" in out
+
+
+def test_the_person_may_leave_and_running_out_of_input_stops_the_match() -> None:
+    result = runner.invoke(app, ["play", "--seed", "5", "--players", "2"], input="q\n")
+    assert result.exit_code == 1
+    assert "you left the match (seed 5)" in result.output
+    result = runner.invoke(app, ["play", "--seed", "5"], input="1\n")
+    assert result.exit_code == 1
+    assert "the input ended before the match" in result.output
+
+
+def test_play_refuses_bad_options() -> None:
+    assert runner.invoke(app, ["play", "--players", "3"]).exit_code == 2
+    result = runner.invoke(app, ["play", "--bots", "grandmaster"])
+    assert result.exit_code == 2
+    assert "unknown bot level" in result.output
+
+
+def test_quit_is_an_exception_the_table_raises() -> None:
+    match = Match(2, 51, seed=1)
+    console = Console(file=io.StringIO())
+    bots = {1: make_bot("random", 1)}
+    table = TerminalTable(match, 0, bots, console, lambda prompt: "q")
+    with pytest.raises(Quit):
+        table.run()

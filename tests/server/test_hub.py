@@ -1,0 +1,273 @@
+"""The hub in process (fake sockets, real database): many matches checked for leaks,
+hostile input, rate limits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pishti.records import loads_record
+from pishti.server.config import ServerConfig
+from pishti.server.hub import Hub
+from pishti.server.table import Table, TableSettings
+from pishti.server.views import lobby_json
+from server.players import Closed, Player, leaks
+
+
+class FakeSocket:
+    """The server's side of a WebSocket; the test talks to it through :class:`FakeTransport`."""
+
+    def __init__(self) -> None:
+        self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.outgoing: asyncio.Queue[str | None] = asyncio.Queue()
+        self.close_code: int | None = None
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.incoming.get()
+
+    async def send_text(self, data: str) -> None:
+        self.outgoing.put_nowait(data)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.close_code = code
+        self.incoming.put_nowait({"type": "websocket.disconnect", "code": code})
+        self.outgoing.put_nowait(None)
+
+
+class FakeTransport:
+    def __init__(self, hub: Hub, table_id: str) -> None:
+        self.socket = FakeSocket()
+        self.task = asyncio.get_running_loop().create_task(hub.serve(self.socket, table_id))
+
+    async def send(self, text: str) -> None:
+        self.socket.incoming.put_nowait({"type": "websocket.receive", "text": text})
+
+    async def send_bytes(self, data: bytes) -> None:
+        self.socket.incoming.put_nowait({"type": "websocket.receive", "bytes": data})
+
+    async def recv(self) -> str:
+        item = await self.socket.outgoing.get()
+        if item is None:
+            raise Closed(f"closed with {self.socket.close_code}")
+        return item
+
+    async def close(self) -> None:
+        self.socket.incoming.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        await self.task
+
+
+async def started_hub(tmp_path: Path, rate: float) -> Hub:
+    config = ServerConfig(
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}",
+        bot_delay=0.0,
+        sqlite_synchronous="NORMAL",
+        rate=rate,
+    )
+    the_hub = Hub(config)
+    await the_hub.start()
+    return the_hub
+
+
+@pytest.fixture
+async def hub(tmp_path: Path) -> Any:
+    """A hub with the default rate limit (20 messages a second)."""
+    the_hub = await started_hub(tmp_path, 20.0)
+    yield the_hub
+    await the_hub.stop()
+
+
+@pytest.fixture
+async def fast_hub(tmp_path: Path) -> Any:
+    """A hub whose clients may play as fast as they can (bots do not wait either)."""
+    the_hub = await started_hub(tmp_path, 10000.0)
+    yield the_hub
+    await the_hub.stop()
+
+
+async def seated(hub: Hub, players: int, persons: int, target: int = 51) -> tuple[Table, list[str]]:
+    table, _, token = await hub.create_table("p0", TableSettings(players, target, "normal"))
+    tokens = [token]
+    for seat in range(1, persons):
+        tokens.append((await hub.join(table, f"p{seat}", seat))[1])
+    return table, tokens
+
+
+async def play_match(hub: Hub, seed: int, players: int, persons: int) -> None:
+    """Play one match with random persons who now and then reconnect; check every
+    message each seat got against the record (R7.7)."""
+    rng = random.Random(seed)
+    table, tokens = await seated(hub, players, persons)
+    clients = [
+        Player(FakeTransport(hub, table.table_id), tok, rng=random.Random(seed * 10 + i))
+        for i, tok in enumerate(tokens)
+    ]
+    for c in clients:
+        await c.hello()
+    await clients[0].send({"type": "start"})
+    history: dict[int, list[dict[str, Any]]] = {}
+    while True:
+        # Everyone plays on until some seat has seen a few more plays ...
+        goal = max(c.seq for c in clients) + rng.randint(10, 120)
+        await asyncio.gather(
+            *(c.run(until=lambda q, g=goal: q.over is not None or q.seq >= g) for c in clients)
+        )
+        if all(c.over is not None for c in clients):
+            break
+        # ... then one person drops and comes back, with or without its last event number.
+        i = rng.randrange(len(clients))
+        old = clients[i]
+        await old.transport.close()
+        new = Player(FakeTransport(hub, table.table_id), old.token, rng=old.rng)
+        history.setdefault(i, []).extend(old.messages)
+        resume = rng.random() < 0.5
+        if resume:
+            new.seq, new.hand, new.seats, new.to_play = old.seq, old.hand, old.seats, old.to_play
+            # A play sent just before the drop is not sent again.
+            new._asked, new._turn_mark = old._asked, old._turn_mark
+            new.messages = []
+        await new.hello(last_seq=old.seq if resume else None)
+        if new.welcome is not None and new.welcome["resumed"]:
+            assert resume
+        clients[i] = new
+    found = await hub.store.record(table.table_id)
+    assert found is not None
+    record = loads_record(found[1])
+    totals = [c.over["totals"] for c in clients if c.over is not None]
+    assert all(t == totals[0] for t in totals)
+    for i, c in enumerate(clients):
+        assert c.seat is not None
+        messages = history.get(i, []) + c.messages
+        assert leaks(record, c.seat, messages) == []
+        assert c.errors == []
+    for c in clients:
+        await c.transport.close()
+
+
+async def test_no_message_to_any_seat_ever_holds_a_hidden_card(fast_hub: Hub) -> None:
+    # 4 persons, 2 persons + 2 bots, 2-player matches: several of each, side by side.
+    specs = [(4, 4), (4, 2), (2, 2), (4, 1), (2, 1)] * 3
+    await asyncio.gather(
+        *(
+            play_match(fast_hub, seed, players, persons)
+            for seed, (players, persons) in enumerate(specs)
+        )
+    )
+
+
+async def test_hostile_input_gets_clear_errors_and_changes_nothing(fast_hub: Hub) -> None:
+    hub = fast_hub  # no rate limit in the way here (see the flood test)
+    table, tokens = await seated(hub, 2, 2)
+    a = Player(FakeTransport(hub, table.table_id), tokens[0])
+    b = Player(FakeTransport(hub, table.table_id), tokens[1])
+    await a.hello()
+    await b.hello()
+    await a.send({"type": "start"})
+    await asyncio.gather(
+        a.run(until=lambda q: q.to_play is not None), b.run(until=lambda q: q.to_play is not None)
+    )
+    mover, other = (a, b) if a.my_turn else (b, a)
+    assert table.match is not None
+    before = (
+        table.seq,
+        table.log_size,
+        lobby_json(table),
+        [list(h) for h in table.match.deck.hands],
+    )
+
+    async def expect(client: Player, raw: str | dict[str, Any], code: str, ref: str | None) -> None:
+        await client.transport.send(raw if isinstance(raw, str) else json.dumps(raw))
+        message = await client.recv()
+        while message["type"] == "event":  # events of the table may come first
+            message = await client.recv()
+        assert message["type"] == "error", message
+        assert (message["code"], message["ref"]) == (code, ref), message
+        assert message["message"]
+
+    await expect(mover, "{not json", "bad_message", None)
+    await expect(mover, "[1, 2]", "bad_message", None)
+    await expect(mover, {"type": "dance"}, "bad_message", None)
+    await expect(mover, {"type": "play", "card": "AS"}, "bad_message", "play")
+    await expect(mover, {"type": "play", "card": "AS", "seq": "3"}, "bad_message", "play")
+    await expect(mover, {"type": "play", "card": "AS", "seq": 1, "x": 1}, "bad_message", "play")
+    await expect(mover, {"type": "play", "card": "XX", "seq": mover.seq}, "bad_message", "play")
+    await expect(
+        mover, {"type": "add_bot", "seat": 9, "level": "standard"}, "bad_message", "add_bot"
+    )
+    await expect(a, {"type": "start"}, "bad_state", "start")
+    await expect(mover, {"type": "take_over"}, "bad_state", "take_over")
+    await expect(mover, {"type": "hello", "token": tokens[0]}, "bad_state", "hello")
+    await expect(b, {"type": "rematch"}, "not_owner", "rematch")
+    held = other.hand[0]
+    await expect(other, {"type": "play", "card": held, "seq": other.seq}, "not_your_turn", "play")
+    await expect(mover, {"type": "play", "card": held, "seq": mover.seq}, "card_not_held", "play")
+    await expect(mover, {"type": "play", "card": mover.hand[0], "seq": 0}, "stale", "play")
+    await expect(
+        mover, {"type": "play", "card": mover.hand[0], "seq": mover.seq + 5}, "stale", "play"
+    )
+    await expect(mover, "x" * 5000, "too_large", None)
+    await mover.transport.send_bytes(b"\x00\x01")  # type: ignore[attr-defined]
+    assert (await mover.recv())["code"] == "bad_message"
+    after = (
+        table.seq,
+        table.log_size,
+        lobby_json(table),
+        [list(h) for h in table.match.deck.hands],
+    )
+    assert after == before
+    # A replayed move: the first copy is played, the second is stale.
+    play = {"type": "play", "card": mover.hand[0], "seq": mover.seq}
+    await mover.send(play)
+    await mover.run(until=lambda q: len(q.events("card_played")) == 1)
+    await expect(mover, play, "stale", "play")
+    assert len(table.match.deck.plays) == 1
+    # A wrong token, and a message before hello.
+    for first in ({"type": "hello", "token": "nope"}, {"type": "ping"}):
+        intruder = FakeTransport(hub, table.table_id)
+        await intruder.send(json.dumps(first))
+        message = json.loads(await intruder.recv())
+        assert message["type"] == "error" and message["code"] == "unauthorized"
+        with pytest.raises(Closed):
+            await intruder.recv()
+        assert intruder.socket.close_code == 4401
+    missing = FakeTransport(hub, "NoSuchTable1")
+    await missing.send(json.dumps({"type": "hello", "token": tokens[0]}))
+    assert json.loads(await missing.recv())["code"] == "not_found"
+    assert len(table.match.deck.plays) == 1
+    for c in (a, b):
+        await c.transport.close()
+
+
+async def test_floods_are_refused_then_closed_without_harming_others(hub: Hub) -> None:
+    table, tokens = await seated(hub, 2, 2)
+    a = Player(FakeTransport(hub, table.table_id), tokens[0])
+    b = Player(FakeTransport(hub, table.table_id), tokens[1])
+    await a.hello()
+    await b.hello()
+    for _ in range(60):
+        await b.send({"type": "ping"})
+    replies = [await b.recv()]
+    while replies[-1]["type"] == "pong":
+        replies.append(await b.recv())
+    # A burst of 20 messages (the hello was one) is allowed, then refused with one
+    # rate_limited error (a second at most).
+    assert 19 <= len(replies) - 1 <= 21
+    assert replies[-1]["code"] == "rate_limited"
+    for _ in range(200):
+        await b.send({"type": "ping"})
+    with pytest.raises(Closed):
+        while True:
+            await b.recv()
+    assert b.transport.socket.close_code == 4429  # type: ignore[attr-defined]
+    # The other seat and the table are unharmed.
+    await a.send({"type": "ping"})
+    pong = await a.run(until=lambda q: q.messages[-1]["type"] == "pong") or a.messages[-1]
+    assert pong["type"] == "pong"
+    await a.send({"type": "start"})
+    await a.run(until=lambda q: q.to_play is not None)
+    assert table.status == "playing"
+    await a.transport.close()
