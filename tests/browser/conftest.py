@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from driver import pishti_command
 
 CHROMIUM = Path(os.environ.get("PISHTI_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -48,11 +48,6 @@ def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def pishti_command(*args: str) -> list[str]:
-    """The ``pishti`` command of this interpreter."""
-    return [sys.executable, "-c", "from pishti.cli import main; main()", *args]
 
 
 def start_server(

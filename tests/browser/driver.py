@@ -5,11 +5,16 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conftest import pishti_command
+
+def pishti_command(*args: str) -> list[str]:
+    """The ``pishti`` command of this interpreter."""
+    return [sys.executable, "-c", "from pishti.cli import main; main()", *args]
+
 
 COUNT_ROWS = (
     "cards",
