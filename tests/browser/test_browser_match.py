@@ -65,7 +65,7 @@ def test_four_player_match_against_three_bots(
     else:
         assert page.inner_text("#start-match") == "Start the match"
     player.shot("lobby")
-    player.add_bot(1, "standard")
+    player.add_bot(1, "expert")
     player.add_bot(2, "random")
     player.add_bot(3, "novice")
     player.start()
