@@ -130,7 +130,13 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def phase(
-    name: str, args: argparse.Namespace, base: str, pid: int, count: int, interval: float
+    name: str,
+    args: argparse.Namespace,
+    base: str,
+    pid: int,
+    count: int,
+    interval: float,
+    folder: Path,
 ) -> dict[str, Any]:
     """Run one phase of ``count`` tables and return its figures."""
     duration = args.duration if name == "paced" else args.fast_duration
@@ -141,7 +147,7 @@ async def phase(
     print(f"{name}: opening {4 * count} connections from {procs_n} processes ...", flush=True)
     procs = [
         await asyncio.create_subprocess_exec(
-            sys.executable, CLIENT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=2**28
+            sys.executable, CLIENT, stdin=subprocess.PIPE, stdout=subprocess.PIPE
         )
         for _ in range(procs_n)
     ]
@@ -154,9 +160,10 @@ async def phase(
                 "interval": interval,
                 "batch": args.batch,
                 "seed": k,
+                "out": str(folder / f"clients-{name}-{k}.json"),
             }
             send_json(proc, job)
-        ready = [await read_json(proc, 300) for proc in procs]
+        ready = await asyncio.gather(*(read_json(proc, 300) for proc in procs))
         after = rss_kib(pid)
         warmup = min(5.0, duration / 3)
         record = time.monotonic() + warmup
@@ -168,7 +175,10 @@ async def phase(
         await asyncio.sleep(max(0.0, stop - time.monotonic()))
         cpu1 = cpu_seconds(pid)
         load = os.getloadavg()[0]
-        results = [await read_json(proc, 60) for proc in procs]
+        await asyncio.gather(*(read_json(proc, 60) for proc in procs))
+        results = [
+            json.loads((folder / f"clients-{name}-{k}.json").read_text()) for k in range(procs_n)
+        ]
         for proc in procs:
             await asyncio.wait_for(proc.wait(), 30)
     finally:
@@ -269,7 +279,7 @@ async def main() -> None:
         rows: list[dict[str, Any]] = []
         for name, count, interval in runs:
             done = [
-                await phase(name, args, base, server.pid, count, interval)
+                await phase(name, args, base, server.pid, count, interval, folder)
                 for _ in range(args.repeat)
             ]
             rows += done

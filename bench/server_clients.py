@@ -3,14 +3,14 @@
 The parent writes one JSON job line on stdin::
 
     {"ws": "ws://127.0.0.1:PORT", "tables": [[table_id, [token x4]], ...],
-     "interval": seconds, "batch": bool, "seed": int}
+     "interval": seconds, "batch": bool, "seed": int, "out": path}
 
 The process opens one WebSocket per seat (the ``websockets`` asyncio client),
 says ``hello`` and prints ``{"ready": ...}``.  The parent then writes
 ``{"record": t0, "stop": t1}`` (``time.monotonic()`` seconds, the same clock in
 every process): the process starts its tables at once, records moves whose
 ``card_played`` reached all four seats between ``t0`` and ``t1``, stops at
-``t1`` and prints its figures as one JSON line.
+``t1``, writes its figures as JSON to the file ``out`` and prints ``{"done": true}``.
 
 Clients stay lean: a frame is searched as bytes for its last ``"seq":``, for
 ``card_played`` and for the seat's own ``clock``; only ``cards_dealt`` frames
@@ -27,6 +27,7 @@ import random
 import resource
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -46,17 +47,24 @@ class Figures:
 
 
 class Table:
-    """The shared state of the four seats of one table."""
+    """The shared state of the four seats of one table.
 
-    __slots__ = ("conns", "hands", "interval", "next_move", "received", "sent_at", "table_id")
+    Moves are told apart by their place in the table's sequence of
+    ``card_played`` events: ``played[seat]`` counts those the seat has seen, and
+    ``pending[n]`` is ``[sent at, seats that saw it]`` for the move that will be
+    the ``n``-th.  (At full speed the next move is sent before every seat has
+    seen the last one, so one shared counter would mix them up.)
+    """
+
+    __slots__ = ("conns", "hands", "interval", "next_move", "pending", "played", "table_id")
 
     def __init__(self, table_id: str, interval: float) -> None:
         self.table_id = table_id
         self.interval = interval
         self.conns: list[ClientConnection] = []
         self.hands: list[list[str]] = [[], [], [], []]
-        self.sent_at = 0.0
-        self.received = 0
+        self.played = [0, 0, 0, 0]
+        self.pending: dict[int, list[float]] = {}
         self.next_move = 0.0
 
 
@@ -95,13 +103,17 @@ async def seat_loop(
             dealt = dealt_hand(frame, seat)
             if dealt is not None:
                 hand[:] = dealt
-        if b'"card_played"' in frame:
-            table.received += 1
-            if table.received == 4 and table.sent_at:
-                now = clock()
-                if figures.record_at <= now < figures.stop_at:
-                    figures.latencies.append(now - table.sent_at)
-                table.sent_at = 0.0
+        for _ in range(frame.count(b'"card_played"')):
+            n = table.played[seat]
+            table.played[seat] = n + 1
+            move = table.pending.get(n)
+            if move is not None:
+                move[1] += 1
+                if move[1] == 4:
+                    del table.pending[n]
+                    now = clock()
+                    if figures.record_at <= now < figures.stop_at:
+                        figures.latencies.append(now - move[0])
         if seat == 0 and b'"type":"timeout"' in frame:
             figures.timeouts += 1
         if seat == 0 and b'"match_over"' in frame:
@@ -111,9 +123,9 @@ async def seat_loop(
             if wait > 0:
                 await asyncio.sleep(wait)
             card = hand.pop(rng.randrange(len(hand)))
-            table.received = 0
-            table.next_move = clock() + table.interval
-            table.sent_at = clock()
+            now = clock()
+            table.next_move = now + table.interval
+            table.pending[table.played[seat]] = [now, 0]
             await ws.send(b'{"type":"play","card":"%s","seq":%d}' % (card.encode(), seq), text=True)
 
 
@@ -196,7 +208,7 @@ async def run(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Read the job from stdin, run it, print the figures as one JSON line."""
+    """Read the job from stdin, run it, write the figures to the job's ``out`` file."""
     job = json.loads(sys.stdin.readline())
     try:
         import uvloop
@@ -204,7 +216,8 @@ def main() -> None:
         result = uvloop.run(run(job))
     except ImportError:
         result = asyncio.run(run(job))
-    print(json.dumps(result), flush=True)
+    Path(job["out"]).write_text(json.dumps(result))
+    print(json.dumps({"done": True}), flush=True)
 
 
 if __name__ == "__main__":
