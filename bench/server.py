@@ -1,21 +1,26 @@
 """Benchmark of the table server: moves per second, latency, memory per connection.
 
 Starts ``pishti serve`` on 127.0.0.1 (a fresh SQLite file in a temporary
-folder), creates tables of four persons over HTTP, connects one WebSocket per
-seat from this process, and plays:
+folder), creates tables of four persons over HTTP, and spreads them over
+``--client-procs`` client processes (``bench/server_clients.py``), each of which
+opens one WebSocket per seat of its tables and plays them.  Two phases:
 
 1. **Paced**: ``--tables`` tables (1,000: 4,000 connections), each moving once
    every ``--interval`` seconds (1 s), for ``--duration`` seconds.
 2. **Full speed**: ``--fast-tables`` tables whose seats play as soon as their
    clock starts, for ``--fast-duration`` seconds.
 
-For each phase it prints moves per second and the p50/p99 latency from a move
-sent to its ``card_played`` event received by all four seats; and the server's
+For each phase it prints moves per second, the p50/p99 latency from a move
+sent to its ``card_played`` event received by all four seats, the server's
 memory per connection (resident memory after the connections opened, less
-before, divided by the connections).  Every loop is bounded; it stops by itself.
+before, divided by the connections), and the CPU (in cores) of the server and
+of all client processes together over the measured seconds.  ``--repeat N``
+runs each phase N times and also prints the medians.  Every loop is bounded; it
+stops by itself.
 
     .venv/bin/python bench/server.py                  # both phases, the goal's sizes
     .venv/bin/python bench/server.py --tables 100 --duration 10 --fast-tables 50
+    .venv/bin/python bench/server.py --batch          # one frame per move and seat
 """
 
 from __future__ import annotations
@@ -24,7 +29,6 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import shutil
 import signal
 import socket
@@ -33,17 +37,28 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
 
 PISHTI = str(Path(sys.executable).with_name("pishti"))
+CLIENT = str(Path(__file__).with_name("server_clients.py"))
+COLUMNS = (
+    ("tables", "tables", 6),
+    ("moves_per_second", "moves/s", 8),
+    ("p50_ms", "p50 ms", 8),
+    ("p99_ms", "p99 ms", 8),
+    ("server_cpu", "server CPU", 10),
+    ("client_cpu", "client CPU", 10),
+    ("server_kib_per_connection", "KiB/conn", 8),
+    ("load", "load", 5),
+    ("errors", "errors", 6),
+)
 
 
 def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -51,6 +66,7 @@ def free_port() -> int:
 
 
 def rss_kib(pid: int) -> int:
+    """Resident memory of process ``pid``, in KiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
@@ -58,37 +74,17 @@ def rss_kib(pid: int) -> int:
 
 
 def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` so far, in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-@dataclass
-class Table:
-    table_id: str
-    tokens: list[str]
-    interval: float
-    conns: list[ClientConnection] = field(default_factory=list)
-    hands: list[list[str]] = field(default_factory=lambda: [[], [], [], []])
-    seq: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    sent_at: float = 0.0
-    received: int = 0
-    next_move: float = 0.0
-    moves: int = 0
-
-
-@dataclass
-class Figures:
-    latencies: list[float] = field(default_factory=list)
-    moves: int = 0
-    errors: int = 0
-    recording: bool = False
-
-
-async def make_tables(base: str, count: int, interval: float) -> list[Table]:
+async def make_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
+    """Create ``count`` tables of four persons; returns ``(table_id, [token x4])`` each."""
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
 
-        async def one(n: int) -> Table:
+        async def one(n: int) -> tuple[str, list[str]]:
             r = await http.post(
                 "/api/tables",
                 json={"name": f"b{n}", "players": 4, "target": 151, "tempo": "relaxed"},
@@ -102,178 +98,195 @@ async def make_tables(base: str, count: int, interval: float) -> list[Table]:
                 )
                 j.raise_for_status()
                 tokens.append(j.json()["token"])
-            return Table(body["table_id"], tokens, interval)
+            return body["table_id"], tokens
 
-        out: list[Table] = []
+        out: list[tuple[str, list[str]]] = []
         for start in range(0, count, 100):
             out += await asyncio.gather(*(one(n) for n in range(start, min(count, start + 100))))
         return out
 
 
-async def seat_loop(table: Table, seat: int, figures: Figures, stop: float) -> None:
-    ws = table.conns[seat]
-    loop = asyncio.get_running_loop()
-    while loop.time() < stop:
-        try:
-            text = await asyncio.wait_for(ws.recv(), max(0.01, stop - loop.time()))
-        except TimeoutError:
-            return
-        except Exception:
-            figures.errors += 1
-            return
-        message: dict[str, Any] = json.loads(text)
-        kind = message["type"]
-        if kind == "error":
-            figures.errors += 1
-            continue
-        if kind != "event":
-            continue
-        table.seq[seat] = message["seq"]
-        event = message["event"]
-        etype = event["type"]
-        if etype == "cards_dealt":
-            table.hands[seat] = list(event["hands"][seat])
-        elif etype == "card_played":
-            if event["seat"] == seat:
-                table.hands[seat].remove(event["card"])
-            table.received += 1
-            if table.received == 4 and table.sent_at:
-                if figures.recording:
-                    figures.latencies.append(time.perf_counter() - table.sent_at)
-                    figures.moves += 1
-                table.sent_at = 0.0
-        elif etype == "clock" and event["seat"] == seat and table.hands[seat]:
-            wait = table.next_move - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            card = random.choice(table.hands[seat])
-            table.received = 0
-            table.next_move = loop.time() + table.interval
-            table.sent_at = time.perf_counter()
-            await ws.send(json.dumps({"type": "play", "card": card, "seq": table.seq[seat]}))
-
-
-async def connect_all(ws_base: str, tables: list[Table]) -> None:
-    async def one(table: Table) -> None:
-        for token in table.tokens:
-            ws = await connect(f"{ws_base}/ws/tables/{table.table_id}", max_size=2**20)
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            welcome = json.loads(await ws.recv())
-            assert welcome["type"] == "welcome", welcome
-            table.conns.append(ws)
-
-    for start in range(0, len(tables), 50):
-        await asyncio.gather(*(one(t) for t in tables[start : start + 50]))
-
-
-async def phase(
-    name: str, base: str, ws_base: str, pid: int, count: int, interval: float, duration: float
-) -> dict[str, Any]:
-    print(f"{name}: creating {count} tables ...", flush=True)
-    tables = await make_tables(base, count, interval)
-    before = rss_kib(pid)
-    print(f"{name}: opening {4 * count} connections ...", flush=True)
-    t0 = time.perf_counter()
-    await connect_all(ws_base, tables)
-    opened = time.perf_counter() - t0
-    after = rss_kib(pid)
-    per_conn = (after - before) / (4 * count)
-    figures = Figures()
-    loop = asyncio.get_running_loop()
-    warmup = min(5.0, duration / 3)
-    stop = loop.time() + warmup + duration
-    rng = random.Random(1)
-    for table in tables:
-        table.next_move = loop.time() + rng.random() * interval
-    tasks = [
-        asyncio.create_task(seat_loop(table, seat, figures, stop))
-        for table in tables
-        for seat in range(4)
-    ]
-    for table in tables:
-        await table.conns[0].send(json.dumps({"type": "start"}))
-    await asyncio.sleep(warmup)
-    figures.recording = True
-    cpu0, w0 = cpu_seconds(pid), time.perf_counter()
-    await asyncio.sleep(duration)
-    figures.recording = False
-    cpu1, w1 = cpu_seconds(pid), time.perf_counter()
-    await asyncio.gather(*tasks)
-    for table in tables:
-        for ws in table.conns:
-            await ws.close()
-    lat = sorted(figures.latencies)
-
-    def pct(p: float) -> float:
-        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
-
-    result = {
-        "phase": name,
-        "tables": count,
-        "connections": 4 * count,
-        "seconds": round(w1 - w0, 1),
-        "moves_per_second": round(figures.moves / (w1 - w0), 1),
-        "p50_ms": round(pct(0.50), 1),
-        "p99_ms": round(pct(0.99), 1),
-        "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
-        "server_cpu": round((cpu1 - cpu0) / (w1 - w0), 2),
-        "server_kib_per_connection": round(per_conn, 1),
-        "server_rss_mib": round(after / 1024, 1),
-        "connect_seconds": round(opened, 1),
-        "errors": figures.errors,
-    }
-    print(json.dumps(result), flush=True)
+async def read_json(proc: asyncio.subprocess.Process, timeout: float) -> dict[str, Any]:
+    """The next JSON line a client process prints, within ``timeout`` seconds."""
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), timeout)
+    if not line:
+        raise RuntimeError("a client process exited early")
+    result: dict[str, Any] = json.loads(line)
     return result
 
 
+def send_json(proc: asyncio.subprocess.Process, message: dict[str, Any]) -> None:
+    """Write one JSON line to a client process."""
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(message).encode() + b"\n")
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p`` quantile (0..1) of sorted ``values``, in milliseconds (nan if none)."""
+    if not values:
+        return float("nan")
+    return 1000 * values[min(len(values) - 1, int(p * len(values)))]
+
+
+async def phase(
+    name: str,
+    args: argparse.Namespace,
+    base: str,
+    pid: int,
+    count: int,
+    interval: float,
+    folder: Path,
+) -> dict[str, Any]:
+    """Run one phase of ``count`` tables and return its figures."""
+    duration = args.duration if name == "paced" else args.fast_duration
+    print(f"{name}: creating {count} tables ...", flush=True)
+    tables = await make_tables(base, count)
+    before = rss_kib(pid)
+    procs_n = max(1, min(args.client_procs, count))
+    print(f"{name}: opening {4 * count} connections from {procs_n} processes ...", flush=True)
+    procs = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, CLIENT, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        for _ in range(procs_n)
+    ]
+    try:
+        ws_base = base.replace("http://", "ws://")
+        for k, proc in enumerate(procs):
+            job = {
+                "ws": ws_base,
+                "tables": tables[k::procs_n],
+                "interval": interval,
+                "batch": args.batch,
+                "seed": k,
+                "out": str(folder / f"clients-{name}-{k}.json"),
+            }
+            send_json(proc, job)
+        ready = await asyncio.gather(*(read_json(proc, 300) for proc in procs))
+        after = rss_kib(pid)
+        warmup = min(5.0, duration / 3)
+        record = time.monotonic() + warmup
+        stop = record + duration
+        for proc in procs:
+            send_json(proc, {"record": record, "stop": stop})
+        await asyncio.sleep(max(0.0, record - time.monotonic()))
+        cpu0 = cpu_seconds(pid)
+        await asyncio.sleep(max(0.0, stop - time.monotonic()))
+        cpu1 = cpu_seconds(pid)
+        load = os.getloadavg()[0]
+        await asyncio.gather(*(read_json(proc, 60) for proc in procs))
+        results = [
+            json.loads((folder / f"clients-{name}-{k}.json").read_text()) for k in range(procs_n)
+        ]
+        for proc in procs:
+            await asyncio.wait_for(proc.wait(), 30)
+    finally:
+        for proc in procs:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    lat = sorted(x for r in results for x in r["latencies"])
+    moves = len(lat)
+    out = {
+        "phase": name,
+        "tables": count,
+        "connections": 4 * count,
+        "client_procs": procs_n,
+        "seconds": round(duration, 1),
+        "moves_per_second": round(moves / duration, 1),
+        "p50_ms": round(percentile(lat, 0.50), 1),
+        "p99_ms": round(percentile(lat, 0.99), 1),
+        "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
+        "server_cpu": round((cpu1 - cpu0) / duration, 2),
+        "server_ms_per_move": round(1000 * (cpu1 - cpu0) / moves, 3) if moves else None,
+        "client_cpu": round(sum(r["cpu_seconds"] for r in results) / duration, 2),
+        "frames_per_move": round(sum(r["frames"] for r in results) / moves, 1) if moves else None,
+        "server_kib_per_connection": round((after - before) / (4 * count), 1),
+        "server_rss_mib": round(after / 1024, 1),
+        "connect_seconds": round(max(r["connect_seconds"] for r in ready), 1),
+        "load": round(load, 1),
+        "errors": sum(r["errors"] for r in results),
+        "timeouts": sum(r["timeouts"] for r in results),
+    }
+    print(json.dumps(out), flush=True)
+    return out
+
+
+def table_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """The figures as an aligned text table."""
+    head = f"{'phase':<16}" + "".join(f" {title:>{w}}" for _, title, w in COLUMNS)
+    lines = [head]
+    for r in rows:
+        lines.append(f"{r['phase']:<16}" + "".join(f" {r[k]!s:>{w}}" for k, _, w in COLUMNS))
+    return lines
+
+
+def medians(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of every figure of several runs of one phase."""
+    out: dict[str, Any] = {"phase": f"{name} median"}
+    for key, _, _ in COLUMNS:
+        values = [r[key] for r in rows if r[key] is not None]
+        out[key] = round(statistics.median(values), 1) if values else None
+    return out
+
+
+async def wait_healthy(base: str, server: subprocess.Popen[bytes]) -> None:
+    """Wait (60 s at most) until the server answers ``/healthz``."""
+    async with httpx.AsyncClient(base_url=base, timeout=1) as http:
+        for _ in range(600):
+            if server.poll() is not None:
+                raise RuntimeError("the server exited")
+            try:
+                if (await http.get("/healthz")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+    raise RuntimeError("the server did not start in 60 s")
+
+
 async def main() -> None:
+    """Parse the options, start the server, run the phases and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--tables", type=int, default=1000)
+    ap.add_argument("--tables", type=int, default=1000, help="tables of the paced phase")
     ap.add_argument("--interval", type=float, default=1.0, help="seconds between moves")
-    ap.add_argument("--duration", type=float, default=30.0)
-    ap.add_argument("--fast-tables", type=int, default=100)
-    ap.add_argument("--fast-duration", type=float, default=20.0)
+    ap.add_argument("--duration", type=float, default=30.0, help="measured seconds, paced")
+    ap.add_argument("--fast-tables", type=int, default=100, help="tables of the full-speed phase")
+    ap.add_argument("--fast-duration", type=float, default=20.0, help="measured seconds")
+    ap.add_argument("--client-procs", type=int, default=2, help="client processes")
+    ap.add_argument("--batch", action="store_true", help='clients say hello with "batch": true')
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each phase")
     ap.add_argument("--synchronous", default="NORMAL", help="SQLite synchronous: FULL or NORMAL")
+    ap.add_argument(
+        "--serve-arg", action="append", default=[], help="one more argument of pishti serve"
+    )
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="pishti-bench-"))
     port = free_port()
     cmd = [PISHTI, "serve", "--port", str(port), "--db", str(folder / "bench.db")]
     cmd += ["--bot-delay", "0", "--log-level", "warning", "--sqlite-synchronous", args.synchronous]
+    cmd += args.serve_arg
     server = subprocess.Popen(cmd)
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                await asyncio.sleep(0.1)
-        results = []
+        await wait_healthy(base, server)
+        runs: list[tuple[str, int, float]] = []
         if args.tables:
-            results.append(
-                await phase(
-                    "paced", base, ws_base, server.pid, args.tables, args.interval, args.duration
-                )
-            )
+            runs.append(("paced", args.tables, args.interval))
         if args.fast_tables:
-            results.append(
-                await phase(
-                    "full-speed",
-                    base,
-                    ws_base,
-                    server.pid,
-                    args.fast_tables,
-                    0.0,
-                    args.fast_duration,
-                )
-            )
-        print("\nphase       tables  moves/s  p50 ms  p99 ms  server CPU  KiB/conn  errors")
-        for r in results:
-            print(
-                f"{r['phase']:<11} {r['tables']:>6} {r['moves_per_second']:>8} {r['p50_ms']:>7} "
-                f"{r['p99_ms']:>7} {r['server_cpu']:>11} {r['server_kib_per_connection']:>9} "
-                f"{r['errors']:>7}"
-            )
+            runs.append(("full-speed", args.fast_tables, 0.0))
+        rows: list[dict[str, Any]] = []
+        for name, count, interval in runs:
+            done = [
+                await phase(name, args, base, server.pid, count, interval, folder)
+                for _ in range(args.repeat)
+            ]
+            rows += done
+            if args.repeat > 1:
+                rows.append(medians(name, done))
+        print()
+        print("\n".join(table_lines(rows)))
     finally:
         server.send_signal(signal.SIGINT)
         try:
@@ -284,9 +297,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        import uvloop
-
-        uvloop.run(main())
-    except ImportError:
-        asyncio.run(main())
+    asyncio.run(main())

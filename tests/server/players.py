@@ -35,8 +35,12 @@ class Closed(Exception):
 class Player:
     """One seat's client.
 
+    With ``batch`` the client says ``hello`` with ``"batch": true`` and takes each
+    ``events`` message apart into its ``event`` messages.
+
     Attributes:
-        messages: every message received, in order (parsed JSON).
+        frames: every message received, in order (parsed JSON).
+        messages: the same, with each ``events`` message replaced by its events.
         seq: the last event number seen.  hand: the seat's cards.
         errors: the ``error`` messages received.  over: the ``match_over`` event, once seen.
     """
@@ -48,8 +52,11 @@ class Player:
         *,
         rng: random.Random | None = None,
         autoplay: bool = True,
+        batch: bool = False,
     ) -> None:
         self.transport = transport
+        self.batch = batch
+        self.frames: list[dict[str, Any]] = []
         self.token = token
         self.rng = rng or random.Random(0)
         self.autoplay = autoplay
@@ -72,7 +79,10 @@ class Player:
 
     async def hello(self, last_seq: int | None = None) -> dict[str, Any]:
         """Say hello; return the ``welcome`` (its missed events, if any, follow)."""
-        await self.send({"type": "hello", "token": self.token, "last_seq": last_seq})
+        hello: dict[str, Any] = {"type": "hello", "token": self.token, "last_seq": last_seq}
+        if self.batch:
+            hello["batch"] = True
+        await self.send(hello)
         message = await self.recv()
         if message["type"] != "welcome":
             raise AssertionError(f"expected a welcome, got {message}")
@@ -86,6 +96,18 @@ class Player:
         except Exception as exc:
             raise Closed(str(exc)) from exc
         message: dict[str, Any] = json.loads(text)
+        self.frames.append(message)
+        if message["type"] == "events":
+            # A batching client's message: its events, in order, as if each came alone.
+            assert self.batch, message
+            assert set(message) == {"type", "events"} and message["events"], message
+            for item in message["events"]:
+                assert set(item) == {"seq", "event"}, item
+                single = {"type": "event", **item}
+                self.messages.append(single)
+                self.apply(single)
+            return message
+        assert not (self.batch and message["type"] == "event"), message
         self.messages.append(message)
         self.apply(message)
         return message

@@ -105,6 +105,29 @@ async def test_four_people_play_a_full_match(server: ServerProcess, tmp_path: Pa
     assert [s["kind"] for s in lobby["seats"]] == ["human"] * 4
 
 
+async def test_batching_and_single_event_clients_play_a_match_together(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    t = await create(server)
+    tokens = [t["token"]] + [await join(server, t["table_id"], f"p{s}") for s in (1, 2, 3)]
+    players = [
+        await player(server, t["table_id"], tok, 20 + s, batch=s % 2 == 0)
+        for s, tok in enumerate(tokens)
+    ]
+    for p in players:
+        await p.hello()
+    await players[0].send({"type": "start"})
+    await asyncio.gather(*(p.run() for p in players))
+    result = await record_of(server, t["table_id"], tmp_path)
+    check_finished(players, result)
+    assert all(p.errors == [] for p in players)
+    for p in players:
+        kinds = {f["type"] for f in p.frames}
+        assert kinds == ({"welcome", "events"} if p.batch else {"welcome", "event"})
+    # One message per change: far fewer frames than events for the batching seats.
+    assert len(players[0].frames) * 2 < len(players[1].frames)
+
+
 async def test_one_person_and_three_bots(server: ServerProcess, tmp_path: Path) -> None:
     t = await create(server, target=101, tempo="fast")
     p = await player(server, t["table_id"], t["token"], 7)

@@ -97,13 +97,25 @@ async def seated(hub: Hub, players: int, persons: int, target: int = 51) -> tupl
     return table, tokens
 
 
-async def play_match(hub: Hub, seed: int, players: int, persons: int) -> None:
+async def play_match(
+    hub: Hub, seed: int, players: int, persons: int, batching: bool = False
+) -> None:
     """Play one match with random persons who now and then reconnect; check every
-    message each seat got against the record (R7.7)."""
+    message each seat got against the record (R7.7).  With ``batching`` each
+    connection asks for ``events`` messages or not at random."""
     rng = random.Random(seed)
     table, tokens = await seated(hub, players, persons)
+
+    def batch() -> bool:
+        return batching and rng.random() < 0.5
+
     clients = [
-        Player(FakeTransport(hub, table.table_id), tok, rng=random.Random(seed * 10 + i))
+        Player(
+            FakeTransport(hub, table.table_id),
+            tok,
+            rng=random.Random(seed * 10 + i),
+            batch=batch(),
+        )
         for i, tok in enumerate(tokens)
     ]
     for c in clients:
@@ -122,11 +134,12 @@ async def play_match(hub: Hub, seed: int, players: int, persons: int) -> None:
         i = rng.randrange(len(clients))
         old = clients[i]
         await old.transport.close()
-        new = Player(FakeTransport(hub, table.table_id), old.token, rng=old.rng)
+        new = Player(FakeTransport(hub, table.table_id), old.token, rng=old.rng, batch=batch())
         history.setdefault(i, []).extend(old.messages)
         resume = rng.random() < 0.5
         if resume:
             new.seq, new.hand, new.seats, new.to_play = old.seq, old.hand, old.seats, old.to_play
+            new.over = old.over  # a seat that saw the end before it dropped gets no more events
             # A play sent just before the drop is not sent again.
             new._asked, new._turn_mark = old._asked, old._turn_mark
             new.messages = []
@@ -157,6 +170,69 @@ async def test_no_message_to_any_seat_ever_holds_a_hidden_card(fast_hub: Hub) ->
             for seed, (players, persons) in enumerate(specs)
         )
     )
+
+
+async def test_batching_clients_see_every_event_once_and_no_hidden_card(fast_hub: Hub) -> None:
+    # Every connection (reconnections too) asks for events messages or not at random.
+    specs = [(4, 4), (4, 3), (2, 2)] * 2
+    await asyncio.gather(
+        *(
+            play_match(fast_hub, 100 + seed, players, persons, batching=True)
+            for seed, (players, persons) in enumerate(specs)
+        )
+    )
+
+
+async def test_a_batching_client_gets_each_change_in_one_message(fast_hub: Hub) -> None:
+    hub = fast_hub
+    table, tokens = await seated(hub, 4, 4)
+    clients = [
+        Player(FakeTransport(hub, table.table_id), tok, rng=random.Random(i), batch=i < 2)
+        for i, tok in enumerate(tokens)
+    ]
+    for c in clients:
+        await c.hello()
+    await clients[0].send({"type": "start"})
+    await asyncio.gather(
+        *(c.run(until=lambda q: len(q.events("card_played")) >= 30) for c in clients)
+    )
+    single, batched = clients[2], clients[0]  # the same team: the same copies but the hands
+    first = max(c.welcome["seq"] for c in clients if c.welcome is not None)
+    last = min(single.seq, batched.seq)
+
+    # The same events with the same numbers, in order; only the dealt hands differ.
+    def plain(c: Player) -> list[tuple[int, dict[str, Any]]]:
+        out = []
+        for m in c.messages:
+            if m["type"] == "event" and first < m["seq"] <= last:
+                event = dict(m["event"])
+                if event["type"] == "cards_dealt":
+                    event["hands"] = None
+                out.append((m["seq"], event))
+        return out
+
+    assert len(plain(batched)) == last - first > 50
+    assert plain(batched) == plain(single)
+    # A change's events come in one message: a play's card_played up to the next clock.
+    frames = [f for f in batched.frames if f["type"] == "events"]
+    assert all(f["type"] in ("welcome", "events") for f in batched.frames)
+    assert len(frames) < len([m for m in single.frames if m["type"] == "event"])
+    plays = [f for f in frames if f["events"][0]["event"]["type"] == "card_played"]
+    assert len(plays) >= 30
+    for f in plays:
+        assert f["events"][-1]["event"]["type"] in ("clock", "match_over"), f
+        assert [e["event"]["type"] for e in f["events"]].count("card_played") == 1
+    # Reconnecting with the last event number: the missed events in one message.
+    await batched.transport.close()
+    back = Player(FakeTransport(hub, table.table_id), tokens[0], batch=True)
+    mark = batched.seq - 5
+    welcome = await back.hello(last_seq=mark)
+    assert welcome["resumed"] is True
+    missed = json.loads(await back.transport.recv())
+    assert missed["type"] == "events"
+    assert [e["seq"] for e in missed["events"]] == list(range(mark + 1, welcome["seq"] + 1))
+    for c in (back, *clients[1:]):
+        await c.transport.close()
 
 
 async def test_hostile_input_gets_clear_errors_and_changes_nothing(fast_hub: Hub) -> None:

@@ -50,7 +50,12 @@ from pishti.server.table import (
     Timing,
     hash_token,
 )
-from pishti.server.views import EventRenderer, dumps, error_message, event_message, welcome_message
+from pishti.server.views import (
+    BatchRenderer,
+    dumps,
+    error_message,
+    welcome_message,
+)
 from pishti.server.writer import Item, Writer
 
 log = logging.getLogger("pishti.server.hub")
@@ -112,6 +117,9 @@ class _Close:
 class Connection:
     """One WebSocket, and once it said ``hello``, the seat it plays.
 
+    ``batch`` says the client asked for one ``events`` message per change
+    instead of one ``event`` message per event.
+
     Outgoing messages queue in :attr:`outbox` and a task sends them in order;
     a connection whose queue passes ``outbox_limit`` is closed (code 4408) and
     can reconnect for a fresh snapshot.
@@ -125,6 +133,7 @@ class Connection:
         self.table: Table | None = None
         self.seat: int | None = None
         self.ready = False
+        self.batch = False
         self.closing = False
         self.closed = False
         self.outbox: deque[str | _Close] = deque()
@@ -403,15 +412,18 @@ class Hub:
 
     def _broadcast(self, commit: Commit) -> None:
         conns = self.conns.get(commit.table.table_id)
-        if not conns:
+        if not conns or not commit.events:
             return
         targets = [(seat, conn) for seat, conn in conns.items() if conn.ready]
         if not targets:
             return
-        for item in commit.events:
-            renderer = EventRenderer(item)
-            for seat, conn in targets:
-                conn.push(renderer.for_seat(seat))
+        renderer = BatchRenderer(commit.events)
+        for seat, conn in targets:
+            if conn.batch:
+                conn.push(renderer.batch(seat))
+            else:
+                for text in renderer.messages(seat):
+                    conn.push(text)
 
     def _on_write_failure(self, table_ids: set[str], exc: BaseException) -> None:
         """Drop tables whose changes could not be committed; they reload from the database."""
@@ -487,6 +499,7 @@ class Hub:
             conn.error("seat_gone", f"seat {seat} went to a bot for good (R7.4, R7.5)", "hello")
             conn.close(4403, "seat gone")
             return
+        conn.batch = hello.batch
         self._attach(conn, table, seat, hello.last_seq)
         while not conn.closed:
             text = await self._receive(conn)
@@ -507,7 +520,11 @@ class Hub:
         missed = table.events_since(last_seq) if last_seq is not None else None
         texts = [welcome_message(table, seat, resumed=missed is not None)]
         if missed:
-            texts.extend(event_message(item, seat) for item in missed)
+            renderer = BatchRenderer(missed)
+            if conn.batch:
+                texts.append(renderer.batch(seat))
+            else:
+                texts.extend(renderer.messages(seat))
 
         def ready() -> None:
             if conns.get(seat) is conn and not conn.closed:

@@ -51,11 +51,13 @@ class _Strict(BaseModel):
 
 
 class Hello(_Strict):
-    """``hello``: authenticate with a seat ``token``; ``last_seq``: the last event seen, or None."""
+    """``hello``: authenticate with a seat ``token``; ``last_seq``: the last event seen, or
+    None; ``batch``: send the events of one change as one ``events`` message."""
 
     type: Literal["hello"]
     token: Token
     last_seq: Seq | None = None
+    batch: bool = False
 
 
 class Play(_Strict):

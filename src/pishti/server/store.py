@@ -49,6 +49,14 @@ log_t = sa.Table(
     sa.Column("change", sa.Text, nullable=False),
 )
 
+_set_status = (
+    sa.update(tables_t)
+    .where(tables_t.c.id == sa.bindparam("b_id"))
+    .values(status=sa.bindparam("b_status"), updated=sa.bindparam("b_updated"))
+)
+"""One ``UPDATE`` of a table's status, run for every table of a batch at once
+(an executemany: one statement per transaction, not one per table)."""
+
 records_t = sa.Table(
     "match_records",
     metadata,
@@ -157,11 +165,13 @@ class Store:
                 await conn.execute(sa.insert(tables_t), batch.new_tables)
             if batch.log:
                 await conn.execute(sa.insert(log_t), batch.log)
-            for table_id, status in batch.statuses.items():
+            if batch.statuses:
                 await conn.execute(
-                    sa.update(tables_t)
-                    .where(tables_t.c.id == table_id)
-                    .values(status=status, updated=now)
+                    _set_status,
+                    [
+                        {"b_id": table_id, "b_status": status, "b_updated": now}
+                        for table_id, status in batch.statuses.items()
+                    ],
                 )
             if batch.records:
                 await conn.execute(sa.insert(records_t), batch.records)

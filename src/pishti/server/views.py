@@ -8,6 +8,7 @@ public and hold no card.  Messages are JSON text, cards in the short form of R1.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from pishti.engine import Event, card_text, event_for_seat, seat_view, team_of
@@ -141,39 +142,84 @@ def payload_json(payload: Payload, seat: int) -> dict[str, Any]:
 
 
 class EventRenderer:
-    """Renders the ``event`` messages of one numbered event for each seat, encoding
-    each distinct seat copy once (most events are the same for every seat)."""
+    """Renders one numbered event for each seat, encoding each distinct seat copy
+    once (most events are the same for every seat).
 
-    __slots__ = ("_by_seat", "_public", "item")
+    :meth:`fragment` is ``{"seq": N, "event": {...}}`` as JSON text: the body of
+    an ``event`` message, and one item of an ``events`` message.
+    """
+
+    __slots__ = ("_by_seat", "_message", "_public", "item")
 
     def __init__(self, item: Numbered) -> None:
         """Render ``item`` = ``(seq, payload)``."""
         self.item = item
         self._public: str | None = None
         self._by_seat: dict[int, str] = {}
+        self._message: dict[str, str] = {}
+
+    def fragment(self, seat: int) -> str:
+        """``seat``'s copy of the event with its number, as JSON text (R7.7)."""
+        seq, payload = self.item
+        if isinstance(payload, Event):
+            filtered = event_for_seat(payload, seat)
+            if filtered is not payload:
+                text = self._by_seat.get(seat)
+                if text is None:
+                    text = dumps({"seq": seq, "event": filtered.as_json()})
+                    self._by_seat[seat] = text
+                return text
+            if self._public is None:
+                self._public = dumps({"seq": seq, "event": payload.as_json()})
+            return self._public
+        if self._public is None:
+            self._public = dumps({"seq": seq, "event": payload})
+        return self._public
 
     def for_seat(self, seat: int) -> str:
         """The ``event`` message text for ``seat`` (R7.7)."""
-        seq, payload = self.item
-        if isinstance(payload, Event):
-            text = self._by_seat.get(seat)
-            if text is None:
-                filtered = event_for_seat(payload, seat)
-                if filtered is payload and self._public is not None:
-                    return self._public
-                text = dumps({"type": "event", "seq": seq, "event": filtered.as_json()})
-                if filtered is payload:
-                    self._public = text
-                self._by_seat[seat] = text
-            return text
-        if self._public is None:
-            self._public = dumps({"type": "event", "seq": seq, "event": payload})
-        return self._public
+        fragment = self.fragment(seat)
+        text = self._message.get(fragment)
+        if text is None:
+            text = '{"type":"event",' + fragment[1:]
+            self._message[fragment] = text
+        return text
 
 
 def event_message(item: Numbered, seat: int) -> str:
     """The ``event`` message of ``item`` for ``seat``."""
     return EventRenderer(item).for_seat(seat)
+
+
+def events_message(fragments: Iterable[str]) -> str:
+    """An ``events`` message: several events in order, each a :meth:`EventRenderer.fragment`."""
+    return '{"type":"events","events":[' + ",".join(fragments) + "]}"
+
+
+class BatchRenderer:
+    """Renders the events of one change for each seat: an ``event`` message per event,
+    or one ``events`` message holding them all.  Seats whose copies are the same
+    share the same text (R7.7: each copy still comes from ``event_for_seat``)."""
+
+    __slots__ = ("_frames", "renderers")
+
+    def __init__(self, items: Iterable[Numbered]) -> None:
+        """Render ``items``, numbered events in order."""
+        self.renderers = [EventRenderer(item) for item in items]
+        self._frames: dict[tuple[str, ...], str] = {}
+
+    def messages(self, seat: int) -> list[str]:
+        """One ``event`` message per event, for ``seat``."""
+        return [r.for_seat(seat) for r in self.renderers]
+
+    def batch(self, seat: int) -> str:
+        """One ``events`` message with every event, for ``seat``."""
+        fragments = tuple(r.fragment(seat) for r in self.renderers)
+        text = self._frames.get(fragments)
+        if text is None:
+            text = events_message(fragments)
+            self._frames[fragments] = text
+        return text
 
 
 def error_message(code: str, message: str, ref: str | None) -> str:
