@@ -142,7 +142,7 @@ def test_r10_malformed_json(text: str | bytes, message: str) -> None:
 
 
 def test_r10_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(RecordError, match=r"cannot read '.*nope\.json': No such file"):
+    with pytest.raises(RecordError, match=r"cannot read the file: No such file"):
         read_record(tmp_path / "nope.json")
     with pytest.raises(RecordError, match="cannot read"):
         read_record(tmp_path)  # a folder

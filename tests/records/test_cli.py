@@ -162,7 +162,7 @@ def test_r10_replay_of_a_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "missing.json"
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1
-    assert result.stderr == f"pishti: {path}: cannot read '{path}': No such file or directory\n"
+    assert result.stderr == f"pishti: {path}: cannot read the file: No such file or directory\n"
 
 
 def test_r10_the_installed_command_prints_no_traceback(tmp_path: Path) -> None:

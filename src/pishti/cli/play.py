@@ -299,4 +299,4 @@ def play_command(
     except Quit:
         raise fail(f"you left the match (seed {seed})") from None
     except EOFError:
-        raise fail(f"the input ended before the match (seed {seed})") from None
+        raise fail(f"the input ended before the match was over (seed {seed})") from None

@@ -166,5 +166,5 @@ def read_record(path: str | Path) -> MatchRecord:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise RecordError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}") from None
     return loads_record(raw)

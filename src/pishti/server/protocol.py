@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
 
 ERROR_CODES = (
     "bad_message",
@@ -182,13 +190,20 @@ def parse_message(
         raise BadMessage(reason, _ref_of(text)) from None
 
 
+def _whole_number(value: object) -> object:
+    """Refuse floats and bools where a whole number is asked for (``2.0`` is not ``2``)."""
+    if type(value) is not int:
+        raise ValueError("must be a whole number")
+    return value
+
+
 class CreateTable(_Strict):
     """``POST /api/tables``: the creator's display ``name`` and the settings (R6.1, R7.1)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     name: Name
-    players: Literal[4, 2] = 4
-    target: Literal[51, 101, 151] = 101
+    players: Annotated[Literal[4, 2], BeforeValidator(_whole_number)] = 4
+    target: Annotated[Literal[51, 101, 151], BeforeValidator(_whole_number)] = 101
     tempo: Literal["relaxed", "normal", "fast"] = "normal"
 
 
