@@ -197,19 +197,22 @@ class Determinizer:
         return self.build(self.propose(rng))
 
     def draw(self, rng: random.Random, count: int, proposals: int) -> list[Deck]:
-        """``count`` decks resampled in proportion to :meth:`likelihood`.
+        """``count`` decks built from :meth:`resample` (see there)."""
+        return [self.build(p) for p in self.resample(rng, count, proposals)]
+
+    def resample(self, rng: random.Random, count: int, proposals: int) -> list[Placement]:
+        """``count`` placements resampled in proportion to :meth:`likelihood`.
 
         ``proposals`` placements (at least ``count``) are proposed and weighed;
         ``count`` of them are drawn by systematic resampling (a likely
-        placement may come more than once), then built.
+        placement may come more than once, an unlikely one not at all).
         """
         proposals = max(proposals, count)
         placed = [self.propose(rng) for _ in range(proposals)]
         if not self._checks:
-            return [self.build(p) for p in placed[:count]]
+            return placed[:count]
         weights = [self.likelihood(p) for p in placed]
-        total = sum(weights)
-        step = total / count
+        step = sum(weights) / count
         point = rng.random() * step
         chosen: list[Placement] = []
         running = 0.0
@@ -220,4 +223,4 @@ class Determinizer:
                 point += step
         while len(chosen) < count:  # rounding at the very end
             chosen.append(placed[-1])
-        return [self.build(p) for p in chosen]
+        return chosen
