@@ -120,8 +120,9 @@ class ExpertBot:
 
     Attributes:
         seed: the seed of its choices (drawn at random when None is given).
-        samples, time_limit, margin, endgame_leaves, endgame_samples: the budget
-            and rules of the search (module doc).
+        samples, time_limit, margin, endgame_leaves, endgame_samples, proposals,
+            horizon, obvious: the budget and rules of the search (module doc
+            and the module constants of the same names, which are the defaults).
         last_search: ``(samples used, gain, standard error)`` of the last move
             searched, for study.
     """
