@@ -22,6 +22,7 @@ from pishti.bots.playout import (
 )
 from pishti.engine import Deck, Match, parse_cards, seat_view
 from pishti.engine.cards import card_text
+from tests.helpers import fill_layout, layout_match
 
 
 def _position(seed: int, plays: int, players: int = 4) -> Match:
@@ -208,6 +209,19 @@ def test_expert_is_legal_and_reproducible_from_its_seed() -> None:
         assert first.choose(view) == card  # no hidden state carried between calls
 
 
+def test_expert_plays_an_obvious_card_without_searching() -> None:
+    # Seat 0 takes the opening pile, seat 1 leads a lone 4S, seat 2 holds 4H: a pishti.
+    middle, deals = fill_layout(
+        4, {"0/0": "JH 3D 7S KC", "0/1": "4S 2D 6D 9C", "0/2": "4H 5D 8C 3C"}, middle_top="9S"
+    )
+    match = layout_match(middle, deals)
+    match.play_text("JH")
+    match.play_text("4S")
+    bot = ExpertBot(1, samples=32)
+    assert card_text(bot.choose(seat_view(match, 2))) == "4H"
+    assert bot.last_search == (0, 0.0, 0.0)
+
+
 def test_expert_refuses_a_budget_of_nothing() -> None:
     with pytest.raises(ValueError):
         ExpertBot(1, samples=0)
@@ -219,7 +233,8 @@ def test_expert_time_limit_stops_the_search() -> None:
     match = _position(2, 1)
     seat = match.to_play
     assert seat is not None
-    bot = ExpertBot(3, samples=10_000, time_limit=0.001)
+    assert len(distinct_cards(match.legal_cards())) > 1
+    bot = ExpertBot(3, samples=10_000, time_limit=0.001, obvious=float("inf"))
     card = bot.choose(seat_view(match, seat))
     assert card in match.legal_cards()
     used = bot.last_search[0]

@@ -1,16 +1,23 @@
 """Determinization: deals that agree with everything a seat has seen (R7.7).
 
 A :class:`Determinizer` is built from one :class:`~pishti.engine.view.SeatView`.
-Each :meth:`Determinizer.sample` places the cards the seat has not seen (in
-the other hands, in the stock and, unless its team took them, among the three
-face-down cards) at random, lays out a whole deck with the seat's own hand,
-the face-up card and every card already played where they were, and replays
-the deck's history through :meth:`Deck.play`: the result is a :class:`Deck`
-at the very position the seat sees, with the hidden cards filled in.
+:meth:`Determinizer.propose` places the cards the seat has not seen (in the
+other hands, in the stock and, unless its team took them, among the three
+face-down cards) at random; :meth:`Determinizer.build` lays out a whole deck
+with the seat's own hand, the face-up card and every card already played where
+they were, and replays the deck's history through :meth:`Deck.play`: the
+result is a :class:`Deck` at the very position the seat sees, with the hidden
+cards filled in.
 
-Inference from play biases the placement: a seat that laid a card on a top
-card it did not take (a void in :attr:`Knowledge.voids`) gets a card of that
-rank only with probability :data:`VOID_KEEP` per card, in this deal.
+Inference from play, in two steps:
+
+- the proposal respects voids: a seat that laid a card on a top card it did
+  not take (:attr:`Knowledge.voids`) gets a card of that rank only with
+  probability :data:`VOID_KEEP` per card, in this deal;
+- :meth:`Determinizer.resample` weighs many proposals by how well they explain
+  the plays the other seats made this deal: each play the standard policy
+  would not have made from the hand the placement gives that seat multiplies
+  the weight by :data:`MISMATCH`; the placements kept are drawn in proportion.
 """
 
 from __future__ import annotations
@@ -70,6 +77,8 @@ class Determinizer:
     Attributes:
         view: the seat's view.  unseen: the cards it has not seen, ascending.
         knowledge: the deck's public knowledge, voids included.
+        use_voids: whether proposals respect the voids (True; False places
+            the unseen cards uniformly, for study).
     """
 
     def __init__(self, view: SeatView, knowledge: Knowledge | None = None) -> None:
@@ -197,19 +206,22 @@ class Determinizer:
         return self.build(self.propose(rng))
 
     def draw(self, rng: random.Random, count: int, proposals: int) -> list[Deck]:
-        """``count`` decks resampled in proportion to :meth:`likelihood`.
+        """``count`` decks built from :meth:`resample` (see there)."""
+        return [self.build(p) for p in self.resample(rng, count, proposals)]
+
+    def resample(self, rng: random.Random, count: int, proposals: int) -> list[Placement]:
+        """``count`` placements resampled in proportion to :meth:`likelihood`.
 
         ``proposals`` placements (at least ``count``) are proposed and weighed;
         ``count`` of them are drawn by systematic resampling (a likely
-        placement may come more than once), then built.
+        placement may come more than once, an unlikely one not at all).
         """
         proposals = max(proposals, count)
         placed = [self.propose(rng) for _ in range(proposals)]
         if not self._checks:
-            return [self.build(p) for p in placed[:count]]
+            return placed[:count]
         weights = [self.likelihood(p) for p in placed]
-        total = sum(weights)
-        step = total / count
+        step = sum(weights) / count
         point = rng.random() * step
         chosen: list[Placement] = []
         running = 0.0
@@ -220,4 +232,4 @@ class Determinizer:
                 point += step
         while len(chosen) < count:  # rounding at the very end
             chosen.append(placed[-1])
-        return [self.build(p) for p in chosen]
+        return chosen

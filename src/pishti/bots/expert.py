@@ -2,13 +2,18 @@
 
 For each move the expert
 
-1. asks the standard policy (:func:`standard_card`) for its card, the *default*;
+1. asks the standard policy (:func:`standard_card`) for its card, the *default*,
+   and plays it at once when the policy values it ``obvious`` points above
+   every other card (a pishti, say);
 2. samples ``samples`` decks that agree with everything its seat has seen
    (:class:`~pishti.bots.determinize.Determinizer`: the unseen cards placed at
-   random, biased by the voids other seats showed);
+   random, biased by the voids other seats showed, then resampled by how well
+   they explain this deal's plays under the standard policy);
 3. on every sampled deck plays each distinct card in hand and then the rest of
    the deck with the standard policy at every seat (a playout), scoring the
-   deck's points of its team less the other's (R5.2);
+   deck's points of its team less the other's (R5.2); every :data:`BATCH`
+   samples, cards trailing the default by more than :data:`PRUNE` standard
+   errors are dropped, and the search ends when only the default is left;
 4. plays another card only if it beats the default on the *same* samples by
    more than ``margin`` standard errors of the paired difference.  Most
    choices are near-ties between discards; without this guard the sampling
@@ -38,12 +43,12 @@ from collections.abc import Sequence
 from pishti.bots.determinize import Determinizer
 from pishti.bots.knowledge import Knowledge
 from pishti.bots.playout import clone_deck, distinct_cards, playout, solve
-from pishti.bots.standard import standard_card
+from pishti.bots.standard import card_values, standard_card
 from pishti.engine.cards import CARD_POINTS, Card
 from pishti.engine.deck import CARDS_PER_HAND, PLAYS_PER_DECK
 from pishti.engine.view import SeatView
 
-SAMPLES = 96
+SAMPLES = 128
 """Sampled decks per move of the ``expert`` level."""
 MARGIN = 1.0
 """Standard errors by which a card must beat the standard policy's card."""
@@ -55,6 +60,12 @@ HORIZON: int | None = None
 """Playouts stop this many plays after the current deal (None: at the deck's end)."""
 PROPOSALS = 4
 """Placements proposed per sampled deck, to be resampled by likelihood (module doc)."""
+BATCH = 16
+"""Sampled decks between two prunings of the cards clearly worse than the default."""
+PRUNE = 2.5
+"""Standard errors by which a card must trail the default to be dropped from the search."""
+OBVIOUS = 5.0
+"""Points by which the standard policy's card must lead every other for no search at all."""
 MIN_SAMPLES = 8
 """Sampled decks played before a time limit may stop the search."""
 
@@ -62,6 +73,14 @@ MIN_SAMPLES = 8
 def _same_play(a: Card, b: Card) -> bool:
     """True when ``a`` and ``b`` have the same effect: same rank and card points."""
     return a >> 2 == b >> 2 and CARD_POINTS[a] == CARD_POINTS[b]
+
+
+def _clearly_worse(values: Sequence[float], base: Sequence[float]) -> bool:
+    """True when ``values`` trail ``base`` (paired) by more than :data:`PRUNE` standard errors."""
+    n = len(values)
+    diffs = [a - b for a, b in zip(values, base, strict=True)]
+    gain = sum(diffs) / n
+    return gain + PRUNE * statistics.stdev(diffs) / math.sqrt(n) < 0
 
 
 def pick_card(
@@ -101,8 +120,9 @@ class ExpertBot:
 
     Attributes:
         seed: the seed of its choices (drawn at random when None is given).
-        samples, time_limit, margin, endgame_leaves, endgame_samples: the budget
-            and rules of the search (module doc).
+        samples, time_limit, margin, endgame_leaves, endgame_samples, proposals,
+            horizon, obvious: the budget and rules of the search (module doc
+            and the module constants of the same names, which are the defaults).
         last_search: ``(samples used, gain, standard error)`` of the last move
             searched, for study.
     """
@@ -120,6 +140,7 @@ class ExpertBot:
         endgame_samples: int = ENDGAME_SAMPLES,
         proposals: int = PROPOSALS,
         horizon: int | None = HORIZON,
+        obvious: float = OBVIOUS,
     ) -> None:
         """Build an expert; the keyword arguments set its budget (module doc).
 
@@ -139,6 +160,7 @@ class ExpertBot:
         self.endgame_samples = endgame_samples
         self.proposals = proposals
         self.horizon = horizon
+        self.obvious = obvious
         self.last_search: tuple[int, float, float] = (0, 0.0, 0.0)
 
     def choose(self, view: SeatView) -> Card:
@@ -153,7 +175,7 @@ class ExpertBot:
         knowledge = Knowledge.from_view(view)
         default = standard_card(hand, view.seat, knowledge)
         candidates = [c for c in distinct_cards(hand) if not _same_play(c, default)]
-        if not candidates:
+        if not candidates or self._obvious(hand, view.seat, knowledge, default):
             self.last_search = (0, 0.0, 0.0)
             return default
         candidates.append(default)
@@ -164,24 +186,44 @@ class ExpertBot:
         team = view.team
         seat = view.seat
         values: dict[Card, list[float]] = {c: [] for c in candidates}
+        active = list(candidates)
         limit = self.time_limit
         start = time.perf_counter()
         used = 0
-        decks = determinizer.draw(rng, self.samples, self.proposals * self.samples)
+        placements = determinizer.resample(rng, self.samples, self.proposals * self.samples)
         stop = _playout_stop(len(view.history), view.players, self.horizon)
-        for used, deck in enumerate(decks, start=1):
+        for used, placement in enumerate(placements, start=1):
+            deck = determinizer.build(placement)
             sample_knowledge = knowledge.copy()
             sample_knowledge.face_down = deck.middle[:3]
-            for card in candidates:
+            for card in active:
                 child = clone_deck(deck)
                 child_knowledge = sample_knowledge.copy()
                 child_knowledge.observe(seat, card, child.play(card))
                 values[card].append(playout(child, child_knowledge, team, stop))
             if limit is not None and used >= MIN_SAMPLES and time.perf_counter() - start > limit:
                 break
-        card, gain, se = pick_card(values, default, self.margin)
+            if used % BATCH == 0:
+                base = values[default]
+                active = [c for c in active if c == default or not _clearly_worse(values[c], base)]
+                if len(active) == 1:
+                    break
+        card, gain, se = pick_card({c: values[c] for c in active}, default, self.margin)
         self.last_search = (used, gain, se)
         return card
+
+    def _obvious(
+        self, hand: Sequence[Card], seat: int, knowledge: Knowledge, default: Card
+    ) -> bool:
+        """True when the standard policy values ``default`` at least
+        ``obvious`` points above every card that plays differently."""
+        values = card_values(hand, seat, knowledge)
+        best = values[hand.index(default)]
+        return all(
+            best - value >= self.obvious
+            for card, value in zip(hand, values, strict=True)
+            if not _same_play(card, default)
+        )
 
     def _solve(
         self,

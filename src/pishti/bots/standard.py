@@ -97,10 +97,25 @@ def standard_card(
         k: the deck's public knowledge (cards played, pile, sizes, voids).
         tactics: the weights.
     Returns:
-        One of ``hand``; ties go to the lower card (the bot is deterministic).
+        The card of ``hand`` with the best :func:`card_values`; ties go to the
+        lower card (the bot is deterministic).
     """
     if len(hand) == 1:
         return hand[0]
+    values = card_values(hand, seat, k, tactics)
+    best = hand[0]
+    best_value = values[0]
+    for card, value in zip(hand, values, strict=True):
+        if value > best_value or (value == best_value and card < best):
+            best, best_value = card, value
+    return best
+
+
+def card_values(
+    hand: Sequence[Card], seat: int, k: Knowledge, tactics: Tactics = TACTICS
+) -> list[float]:
+    """The standard policy's value of playing each card of ``hand``, in points for
+    the seat's team (see the module doc), in the order of ``hand``."""
     players = k.players
     team = seat & 1
     t = tactics
@@ -151,8 +166,7 @@ def standard_card(
     value_keep = t.value_keep
     jack_use = t.jack_use_points
 
-    best = hand[0]
-    best_value = -1e9
+    values = []
     for card in hand:
         rank = card >> 2
         points = CARD_POINTS[card]
@@ -183,9 +197,8 @@ def standard_card(
             value = -take * worth - keep + (1.0 - take) * share * worth
             if not size:
                 value -= match * (20 if rank == JACK else 10)
-        if value > best_value or (value == best_value and card < best):
-            best, best_value = card, value
-    return best
+        values.append(value)
+    return values
 
 
 class StandardBot:

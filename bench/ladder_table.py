@@ -1,0 +1,49 @@
+"""Print a Markdown table of ``pishti arena --json`` results, one row per run.
+
+pishti arena novice random --matches 300 --seed 1 --jobs 2 --json > novice-random.json
+...
+python bench/ladder_table.py novice-random.json standard-novice.json expert-standard.json
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def interval(estimate: dict[str, float], digits: int) -> str:
+    """``value [low, high]`` with ``digits`` decimals."""
+    v, lo, hi = estimate["value"], estimate["low"], estimate["high"]
+    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def row(run: dict[str, Any]) -> str:
+    """One table row: side A's figures against side B, and both sides' per-deck figures."""
+    a, b = run["sides"]
+    cells = [
+        f"{a['bot']} vs {b['bot']}",
+        str(run["players"]),
+        f"{run['duplicate_matches']} ({run['games']} games, {run['decks']} decks)",
+        interval(a["win_rate"], 3),
+        interval(run["margin_per_deck"], 2),
+        f"{interval(a['points_per_deck'], 2)} / {interval(b['points_per_deck'], 2)}",
+        f"{interval(a['pishtis_per_deck'], 3)} / {interval(b['pishtis_per_deck'], 3)}",
+        f"{a['median_move_ms']:.3g} ({a['median_move_cpu_ms']:.3g} CPU)",
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def main() -> None:
+    print(
+        "| A vs B | players | duplicate matches | A's match win rate | A - B points per deck"
+        " | points per deck, A / B | pishtis per deck, A / B | A's median ms per move |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for path in sys.argv[1:]:
+        with open(path) as f:
+            print(row(json.load(f)))
+
+
+if __name__ == "__main__":
+    main()
