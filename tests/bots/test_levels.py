@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.helpers import fill_layout, hidden_twin, layout_match
 
 from pishti.bots import LEVELS, make_bot
 from pishti.engine import Match, card_text, seat_view
+from tests.helpers import fill_layout, hidden_twin, layout_match
 
 CHEAP_LEVELS = ["random", "novice", "standard"]
 
