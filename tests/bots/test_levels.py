@@ -11,7 +11,7 @@ from pishti.bots.knowledge import Knowledge
 from pishti.bots.standard import TACTICS, card_values, standard_card
 from pishti.engine import JACK, Match, card_text, parse_card, seat_view
 from pishti.engine.cards import CARD_POINTS
-from tests.helpers import fill_layout, hidden_twin, layout_match
+from tests.layouts import fill_layout, hidden_twin, layout_match
 
 CHEAP_LEVELS = ["random", "novice", "standard"]
 
