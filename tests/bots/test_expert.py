@@ -22,7 +22,7 @@ from pishti.bots.playout import (
 )
 from pishti.engine import Deck, Match, parse_cards, seat_view
 from pishti.engine.cards import card_text
-from tests.helpers import fill_layout, layout_match
+from tests.layouts import fill_layout, layout_match
 
 
 def _position(seed: int, plays: int, players: int = 4) -> Match:

@@ -8,7 +8,7 @@ import pytest
 
 from pishti.bots.knowledge import Knowledge, chance_to_hold, unseen_cards
 from pishti.engine import JACK, Match, parse_card, seat_view
-from tests.helpers import fill_layout, layout_match
+from tests.layouts import fill_layout, layout_match
 
 
 def test_unseen_cards_at_the_start_of_a_deck() -> None:

@@ -7,8 +7,11 @@ import random
 import pytest
 
 from pishti.bots import LEVELS, make_bot
-from pishti.engine import Match, card_text, seat_view
-from tests.helpers import fill_layout, hidden_twin, layout_match
+from pishti.bots.knowledge import Knowledge
+from pishti.bots.standard import TACTICS, card_values, standard_card
+from pishti.engine import JACK, Match, card_text, parse_card, seat_view
+from pishti.engine.cards import CARD_POINTS
+from tests.layouts import fill_layout, hidden_twin, layout_match
 
 CHEAP_LEVELS = ["random", "novice", "standard"]
 
@@ -152,3 +155,36 @@ def test_a_choice_depends_only_on_what_the_seat_may_see(level: str) -> None:
         assert _choice(level, match, seed) == _choice(level, twin, seed)
         positions += 1
     assert positions == 6
+
+
+def _knowledge(pile: str, players: int = 4) -> Knowledge:
+    """A mid-deck position after the first capture: ``pile`` on the table."""
+    k = Knowledge(players, parse_card("9S"))
+    k.pile = [parse_card(c) for c in pile.split()]
+    k.pile_hidden = 0
+    k.pile_points = sum(CARD_POINTS[c] for c in k.pile)
+    k.plays_left = 10
+    return k
+
+
+def test_standard_values_a_capture_more_in_the_last_deal() -> None:
+    # The last capture takes what is left (R5.1): last_take scaled by plays left.
+    hand = [parse_card("7C"), parse_card("3D")]
+    k = _knowledge("4C 7H")
+    before = card_values(hand, 0, k)
+    k.stock_size = 0
+    after = card_values(hand, 0, k)
+    assert after[0] - before[0] == pytest.approx(TACTICS.last_take * 9 / 10)
+    assert after[1] == before[1]
+
+
+def test_standard_leaves_a_valuable_card_where_only_its_partner_can_take_it() -> None:
+    # Every jack is gone and the next seat passed on aces this deal: the ace is
+    # safe on the pile for the partner, the five may be taken.
+    k = _knowledge("4C 8H")
+    k.unseen[JACK] = 0
+    k.voids[1] = 1 << 0
+    hand = [parse_card("AS"), parse_card("5D")]
+    assert card_text(standard_card(hand, 0, k)) == "AS"
+    k.voids[1] = 0  # without the void the ace stays in hand
+    assert card_text(standard_card(hand, 0, k)) == "5D"

@@ -1,4 +1,4 @@
-"""Test helpers: matches from given layouts, and deals that differ only in hidden cards."""
+"""Deck layouts for tests: matches from given deals, and deals that differ only in hidden cards."""
 
 from __future__ import annotations
 
