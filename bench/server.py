@@ -50,6 +50,7 @@ COLUMNS = (
     ("p50_ms", "p50 ms", 8),
     ("p99_ms", "p99 ms", 8),
     ("server_cpu", "server CPU", 10),
+    ("server_cpu_wait", "srv wait", 8),
     ("client_cpu", "client CPU", 10),
     ("server_kib_per_connection", "KiB/conn", 8),
     ("load", "load", 5),
@@ -79,9 +80,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def queue_wait_seconds(pid: int) -> float:
+    """Seconds the main thread of process ``pid`` has spent ready to run but waiting
+    for a CPU (other processes had them), from ``/proc/PID/schedstat``; 0 if unknown."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 async def make_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
     """Create ``count`` tables of four persons; returns ``(table_id, [token x4])`` each."""
-    limits = httpx.Limits(max_connections=50)
+    # Idle connections are dropped before the server's 5 s keep-alive ends, so that no
+    # request goes out on a connection the server is closing.
+    limits = httpx.Limits(max_connections=50, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
 
         async def one(n: int) -> tuple[str, list[str]]:
@@ -171,9 +183,9 @@ async def phase(
         for proc in procs:
             send_json(proc, {"record": record, "stop": stop})
         await asyncio.sleep(max(0.0, record - time.monotonic()))
-        cpu0 = cpu_seconds(pid)
+        cpu0, wait0 = cpu_seconds(pid), queue_wait_seconds(pid)
         await asyncio.sleep(max(0.0, stop - time.monotonic()))
-        cpu1 = cpu_seconds(pid)
+        cpu1, wait1 = cpu_seconds(pid), queue_wait_seconds(pid)
         load = os.getloadavg()[0]
         await asyncio.gather(*(read_json(proc, 60) for proc in procs))
         results = [
@@ -200,6 +212,7 @@ async def phase(
         "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
         "server_cpu": round((cpu1 - cpu0) / duration, 2),
         "server_ms_per_move": round(1000 * (cpu1 - cpu0) / moves, 3) if moves else None,
+        "server_cpu_wait": round((wait1 - wait0) / duration, 2),
         "client_cpu": round(sum(r["cpu_seconds"] for r in results) / duration, 2),
         "frames_per_move": round(sum(r["frames"] for r in results) / moves, 1) if moves else None,
         "server_kib_per_connection": round((after - before) / (4 * count), 1),

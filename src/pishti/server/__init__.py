@@ -10,7 +10,8 @@ Modules, one job each:
 - :mod:`~pishti.server.store`: the database (SQLAlchemy 2, async).
 - :mod:`~pishti.server.writer`: group commit: changes are committed, then told.
 - :mod:`~pishti.server.hub`: tables in memory, connections, fan-out, rate limits.
-- :mod:`~pishti.server.app`: the FastAPI application (HTTP routes and the WebSocket).
+- :mod:`~pishti.server.app`: the application: HTTP routes (FastAPI) and the table WebSockets.
+- :mod:`~pishti.server.asgi`: the table WebSockets on plain ASGI, in front of FastAPI.
 """
 
 from pishti.server.app import create_app

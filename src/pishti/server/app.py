@@ -1,7 +1,8 @@
-"""The FastAPI application: JSON over HTTP for tables and seats, a WebSocket per seat for play.
+"""The application: JSON over HTTP for tables and seats, a WebSocket per seat for play.
 
-``create_app(config)`` builds it; ``pishti serve`` runs it on uvicorn.  Every
-route is described in ``docs/protocol.md``.
+``create_app(config)`` builds it; ``pishti serve`` runs it on uvicorn.  HTTP is
+a FastAPI application; the table WebSockets go straight to the hub
+(:mod:`pishti.server.asgi`).  Every route is described in ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from pishti.server.asgi import ServerApp
 from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
 from pishti.server.protocol import CreateTable, JoinTable
@@ -50,8 +52,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) -> FastAPI:
-    """Build the server application.
+def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) -> ServerApp:
+    """Build the server application (ASGI): HTTP routes and the table WebSockets.
 
     Args:
         config: the settings (defaults: ``ServerConfig()``).
@@ -184,9 +186,4 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
 
         app.mount("/static", StaticFiles(directory=config.web_dir), name="static")
 
-    @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        await the_hub.serve(websocket, table_id)
-
-    return app
+    return ServerApp(app, the_hub)

@@ -17,7 +17,7 @@ import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
@@ -70,9 +70,10 @@ PONG = dumps({"type": "pong"})
 
 
 class Socket(Protocol):
-    """What the hub needs of a WebSocket (Starlette's ``WebSocket`` has it)."""
+    """What the hub needs of a WebSocket (:class:`pishti.server.asgi.AsgiSocket`, and
+    Starlette's ``WebSocket``, have it)."""
 
-    async def receive(self) -> Mapping[str, Any]:
+    def receive(self) -> Awaitable[Mapping[str, Any]]:
         """The next ASGI message: ``websocket.receive`` (``text`` or ``bytes``) or
         ``websocket.disconnect``."""
         ...
