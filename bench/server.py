@@ -51,6 +51,8 @@ COLUMNS = (
     ("p99_ms", "p99 ms", 8),
     ("server_cpu", "server CPU", 10),
     ("server_cpu_wait", "srv wait", 8),
+    ("commits_per_second", "commits/s", 9),
+    ("commit_ms", "commit ms", 9),
     ("client_cpu", "client CPU", 10),
     ("server_kib_per_connection", "KiB/conn", 8),
     ("load", "load", 5),
@@ -116,6 +118,28 @@ async def make_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
         for start in range(0, count, 100):
             out += await asyncio.gather(*(one(n) for n in range(start, min(count, start + 100))))
         return out
+
+
+async def writer_figures(base: str) -> dict[str, float]:
+    """The server's writer counters (``/healthz``): transactions, items, commit seconds."""
+    async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+        body: dict[str, float] = (await http.get("/healthz")).json()
+    return body
+
+
+def commit_figures(
+    before: dict[str, float], after: dict[str, float], duration: float
+) -> dict[str, float | None]:
+    """Transactions a second, items a transaction and mean commit milliseconds between
+    two readings of :func:`writer_figures`."""
+    transactions = after["transactions"] - before["transactions"]
+    items = after["items_written"] - before["items_written"]
+    seconds = after["commit_seconds"] - before["commit_seconds"]
+    return {
+        "commits_per_second": round(transactions / duration, 1),
+        "items_per_commit": round(items / transactions, 1) if transactions else None,
+        "commit_ms": round(1000 * seconds / transactions, 1) if transactions else None,
+    }
 
 
 async def read_json(proc: asyncio.subprocess.Process, timeout: float) -> dict[str, Any]:
@@ -184,8 +208,10 @@ async def phase(
             send_json(proc, {"record": record, "stop": stop})
         await asyncio.sleep(max(0.0, record - time.monotonic()))
         cpu0, wait0 = cpu_seconds(pid), queue_wait_seconds(pid)
+        writer0 = await writer_figures(base)
         await asyncio.sleep(max(0.0, stop - time.monotonic()))
         cpu1, wait1 = cpu_seconds(pid), queue_wait_seconds(pid)
+        writer1 = await writer_figures(base)
         load = os.getloadavg()[0]
         await asyncio.gather(*(read_json(proc, 60) for proc in procs))
         results = [
@@ -208,11 +234,14 @@ async def phase(
         "seconds": round(duration, 1),
         "moves_per_second": round(moves / duration, 1),
         "p50_ms": round(percentile(lat, 0.50), 1),
+        "p90_ms": round(percentile(lat, 0.90), 1),
         "p99_ms": round(percentile(lat, 0.99), 1),
+        "p999_ms": round(percentile(lat, 0.999), 1),
         "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
         "server_cpu": round((cpu1 - cpu0) / duration, 2),
         "server_ms_per_move": round(1000 * (cpu1 - cpu0) / moves, 3) if moves else None,
         "server_cpu_wait": round((wait1 - wait0) / duration, 2),
+        **commit_figures(writer0, writer1, duration),
         "client_cpu": round(sum(r["cpu_seconds"] for r in results) / duration, 2),
         "frames_per_move": round(sum(r["frames"] for r in results) / moves, 1) if moves else None,
         "server_kib_per_connection": round((after - before) / (4 * count), 1),

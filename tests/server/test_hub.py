@@ -63,7 +63,7 @@ class FakeTransport:
 
 async def started_hub(tmp_path: Path, rate: float) -> Hub:
     config = ServerConfig(
-        db_url=f"sqlite+aiosqlite:///{tmp_path / 'hub.db'}",
+        db_url=f"sqlite:///{tmp_path / 'hub.db'}",
         bot_delay=0.0,
         sqlite_synchronous="NORMAL",
         rate=rate,

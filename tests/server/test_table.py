@@ -345,6 +345,9 @@ def test_all_bot_match_finishes_and_its_record_replays_to_the_same_scores() -> N
     assert table.match is not None
     assert match.totals == table.match.totals and match.winner == table.match.winner
     assert types([last])[-1] == "match_over"
+    # Only the start and the end change the status (the table's row is written then only).
+    changed = [(c.change["kind"], c.status) for c in sink.commits if c.status_changed]
+    assert changed == [("start", "playing"), (last.change["kind"], "finished")]
 
 
 def test_restore_rebuilds_the_same_table_and_resume_restarts_the_clock() -> None:

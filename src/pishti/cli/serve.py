@@ -22,8 +22,7 @@ def serve_command(
     db: Annotated[
         str | None,
         typer.Option(
-            help="Database: a SQLite file path or an SQLAlchemy async URL "
-            "(default: data/pishti.db).",
+            help="Database: a SQLite file path or an SQLAlchemy URL (default: data/pishti.db).",
         ),
     ] = None,
     bot_delay: Annotated[
@@ -56,6 +55,7 @@ def serve_command(
     import uvicorn
 
     from pishti.server import ServerConfig, create_app
+    from pishti.server.collector import tune_collector
     from pishti.server.config import database_url
 
     if not 0 <= port <= 65535:
@@ -77,8 +77,10 @@ def serve_command(
         sqlite_synchronous=sqlite_synchronous.upper(),
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    application = create_app(config)
+    tune_collector()
     uvicorn.run(
-        create_app(config),
+        application,
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,

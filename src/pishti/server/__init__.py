@@ -7,11 +7,13 @@ Modules, one job each:
 - :mod:`~pishti.server.protocol`: the strict pydantic models of every client message.
 - :mod:`~pishti.server.table`: the table state machine (seats, match, clocks, holds); no I/O.
 - :mod:`~pishti.server.views`: the lobby, snapshot and event messages, built per seat (R7.7).
-- :mod:`~pishti.server.store`: the database (SQLAlchemy 2, async).
+- :mod:`~pishti.server.store`: the database (SQLAlchemy 2, in a database thread of its own).
+- :mod:`~pishti.server.checkpointer`: SQLite checkpoints in a thread of their own.
 - :mod:`~pishti.server.writer`: group commit: changes are committed, then told.
 - :mod:`~pishti.server.hub`: tables in memory, connections, fan-out, rate limits.
 - :mod:`~pishti.server.app`: the application: HTTP routes (FastAPI) and the table WebSockets.
 - :mod:`~pishti.server.asgi`: the table WebSockets on plain ASGI, in front of FastAPI.
+- :mod:`~pishti.server.collector`: the garbage collector's settings for a server process.
 """
 
 from pishti.server.app import create_app

@@ -21,17 +21,19 @@ TIMEOUTS_TO_AUTOPILOT = 3
 
 
 def database_url(db: str | None) -> str:
-    """Turn ``--db`` into an SQLAlchemy async URL.
+    """Turn ``--db`` into an SQLAlchemy URL.
 
     ``None`` gives the default SQLite file (``data/pishti.db``); a value with
-    ``://`` is taken as a URL (``sqlite+aiosqlite:///x.db``,
-    ``postgresql+asyncpg://...``); anything else is a SQLite file path.
+    ``://`` is taken as a URL (``sqlite:///x.db``, ``postgresql://...``; an
+    async driver such as ``+aiosqlite`` is replaced by the dialect's default
+    one, see :func:`pishti.server.store.sync_url`); anything else is a SQLite
+    file path.
     """
     if db is None:
         db = str(DEFAULT_DB_PATH)
     if "://" in db:
         return db
-    return f"sqlite+aiosqlite:///{db}"
+    return f"sqlite:///{db}"
 
 
 @dataclass(frozen=True, slots=True)

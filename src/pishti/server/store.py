@@ -1,4 +1,4 @@
-"""The database: tables, their change logs and finished match records (SQLAlchemy 2, async).
+"""The database: tables, their change logs and finished match records (SQLAlchemy 2).
 
 Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
 
@@ -8,20 +8,31 @@ Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
   rebuilds it exactly (:meth:`pishti.server.table.Table.restore`).
 - ``match_records``: the R10 record of every finished match.
 
-SQLite runs in WAL mode; each :meth:`Store.write` is one transaction.
+SQLite runs in WAL mode, checkpointed by a :class:`~pishti.server.checkpointer.Checkpointer`;
+each :meth:`Store.write` is one transaction.
+
+The engine is SQLAlchemy's ordinary (synchronous) one, and every database
+call runs in the store's one database thread: a whole transaction is a single
+hand-over between the event loop and that thread.  (Through an async driver
+each statement, cursor and commit is a hand-over of its own; at a thousand
+moves a second those waits, each behind everything else the busy event loop
+had to do, made a commit take several times longer.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
 from pishti.server.table import Change, TableSettings
 
 metadata = sa.MetaData()
@@ -36,7 +47,7 @@ tables_t = sa.Table(
     sa.Column("seed", sa.String(64), nullable=False),
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
-    sa.Column("updated", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),  # when the status last changed
 )
 sa.Index("tables_status", tables_t.c.status)
 
@@ -56,6 +67,25 @@ _set_status = (
 )
 """One ``UPDATE`` of a table's status, run for every table of a batch at once
 (an executemany: one statement per transaction, not one per table)."""
+
+T = TypeVar("T")
+
+ASYNC_DRIVERS = frozenset({"aiosqlite", "asyncpg", "aiomysql", "asyncmy", "psycopg_async"})
+"""Async drivers that a URL may name; the store uses its dialect's default driver instead."""
+
+
+def sync_url(url: str) -> sa.URL:
+    """The SQLAlchemy URL the store connects with: ``url`` with an async driver
+    (``sqlite+aiosqlite:///x.db``) replaced by its dialect's default one (``sqlite:///x.db``).
+
+    Raises:
+        sqlalchemy.exc.ArgumentError: ``url`` is not a database URL.
+    """
+    parsed = sa.make_url(url)
+    if parsed.get_driver_name() in ASYNC_DRIVERS:
+        parsed = parsed.set(drivername=parsed.get_backend_name())
+    return parsed
+
 
 records_t = sa.Table(
     "match_records",
@@ -85,7 +115,8 @@ class WriteBatch:
 
     ``new_tables``: rows of ``tables``; ``log``: rows of ``table_log``
     (``table_id``, ``n``, ``seq``, ``change`` as JSON text); ``statuses``: the
-    new status of each table whose status changed; ``records``: rows of
+    new status of each table whose status changed (a table's row is written
+    only then, not on every move); ``records``: rows of
     ``match_records``.
     """
 
@@ -99,22 +130,28 @@ class WriteBatch:
 
 
 class Store:
-    """The repository over one database URL (``sqlite+aiosqlite:///data/pishti.db`` ...)."""
+    """The repository over one database URL (``sqlite:///data/pishti.db`` ...).
+
+    Every method runs its work in the store's database thread and waits for it
+    without blocking the event loop; the work is done in the order called.
+    """
 
     def __init__(self, url: str, *, sqlite_synchronous: str = "NORMAL") -> None:
         """Remember ``url``; :meth:`open` connects.
 
         Args:
-            url: an SQLAlchemy async URL.
+            url: an SQLAlchemy URL; an async driver in it is replaced (:func:`sync_url`).
             sqlite_synchronous: SQLite's ``synchronous`` pragma, ``FULL`` or ``NORMAL``.
         """
         self.url = url
         self.sqlite_synchronous = sqlite_synchronous
-        self._engine: AsyncEngine | None = None
+        self._engine: sa.Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        self.checkpointer: Checkpointer | None = None
 
     @property
-    def engine(self) -> AsyncEngine:
-        """The open engine.
+    def engine(self) -> sa.Engine:
+        """The open engine (use it in the database thread only).
 
         Raises:
             RuntimeError: :meth:`open` was not called.
@@ -123,33 +160,62 @@ class Store:
             raise RuntimeError("the store is not open")
         return self._engine
 
+    async def _run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` in the database thread and return its result (or raise its error).
+
+        Raises:
+            RuntimeError: :meth:`open` was not called.
+        """
+        if self._thread is None:
+            raise RuntimeError("the store is not open")
+        return await asyncio.get_running_loop().run_in_executor(self._thread, work)
+
     async def open(self) -> None:
         """Connect, set SQLite up (WAL) and create the schema if missing."""
-        url = sa.make_url(self.url)
+        url = sync_url(self.url)
         if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(self.url)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pishti-db")
+        try:
+            self._engine = await self._run(lambda: self._connect(url))
+        except BaseException:
+            self._thread.shutdown(wait=False)
+            self._thread = None
+            raise
+        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+            self.checkpointer = Checkpointer(self._engine)
+            self.checkpointer.start()
+
+    def _connect(self, url: sa.URL) -> sa.Engine:
+        engine = sa.create_engine(url)
         if engine.dialect.name == "sqlite":
             synchronous = self.sqlite_synchronous
 
-            @sa.event.listens_for(engine.sync_engine, "connect")
+            @sa.event.listens_for(engine, "connect")
             def _pragmas(dbapi_connection: Any, _record: Any) -> None:
                 cursor = dbapi_connection.cursor()
                 cursor.execute("PRAGMA journal_mode=WAL")
                 cursor.execute(f"PRAGMA synchronous={synchronous}")
                 cursor.execute("PRAGMA busy_timeout=10000")
+                cursor.execute(f"PRAGMA wal_autocheckpoint={WRITER_AUTOCHECKPOINT}")
                 cursor.execute("PRAGMA foreign_keys=ON")
                 cursor.close()
 
-        async with engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
-        self._engine = engine
+        with engine.begin() as conn:
+            metadata.create_all(conn)
+        return engine
 
     async def close(self) -> None:
-        """Close every connection."""
+        """Stop the checkpoints, close every connection and stop the database thread."""
+        if self.checkpointer is not None:
+            await asyncio.to_thread(self.checkpointer.stop)
+            self.checkpointer = None
         if self._engine is not None:
-            await self._engine.dispose()
+            await self._run(self._engine.dispose)
             self._engine = None
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
 
     async def write(self, batch: WriteBatch) -> None:
         """Write ``batch`` in one transaction and commit it.
@@ -157,16 +223,18 @@ class Store:
         Raises:
             sqlalchemy.exc.SQLAlchemyError: nothing of the batch was written.
         """
-        if not batch:
-            return
+        if batch:
+            await self._run(lambda: self._write(batch))
+
+    def _write(self, batch: WriteBatch) -> None:
         now = time.time()
-        async with self.engine.begin() as conn:
+        with self.engine.begin() as conn:
             if batch.new_tables:
-                await conn.execute(sa.insert(tables_t), batch.new_tables)
+                conn.execute(sa.insert(tables_t), batch.new_tables)
             if batch.log:
-                await conn.execute(sa.insert(log_t), batch.log)
+                conn.execute(sa.insert(log_t), batch.log)
             if batch.statuses:
-                await conn.execute(
+                conn.execute(
                     _set_status,
                     [
                         {"b_id": table_id, "b_status": status, "b_updated": now}
@@ -174,33 +242,33 @@ class Store:
                     ],
                 )
             if batch.records:
-                await conn.execute(sa.insert(records_t), batch.records)
+                conn.execute(sa.insert(records_t), batch.records)
 
     async def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its changes, or None if there is none."""
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id))).first()
-            if row is None:
-                return None
-            return await self._stored(conn, row)
+        return await self._run(lambda: self._load(table_id))
+
+    def _load(self, table_id: str) -> StoredTable | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
+            return None if row is None else self._stored(conn, row)
 
     async def unfinished(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its changes."""
-        async with self.engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    sa.select(tables_t)
-                    .where(tables_t.c.status != "finished")
-                    .order_by(tables_t.c.created)
-                )
-            ).all()
-            return [await self._stored(conn, row) for row in rows]
+        return await self._run(self._unfinished)
 
-    async def _stored(self, conn: Any, row: Any) -> StoredTable:
-        changes = (
-            await conn.execute(
-                sa.select(log_t.c.change).where(log_t.c.table_id == row.id).order_by(log_t.c.n)
-            )
+    def _unfinished(self) -> list[StoredTable]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_t)
+                .where(tables_t.c.status != "finished")
+                .order_by(tables_t.c.created)
+            ).all()
+            return [self._stored(conn, row) for row in rows]
+
+    def _stored(self, conn: sa.Connection, row: Any) -> StoredTable:
+        changes = conn.execute(
+            sa.select(log_t.c.change).where(log_t.c.table_id == row.id).order_by(log_t.c.n)
         ).scalars()
         return StoredTable(
             table_id=row.id,
@@ -220,6 +288,10 @@ class Store:
             query = query.order_by(records_t.c.match.desc()).limit(1)
         else:
             query = query.where(records_t.c.match == match)
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(query)).first()
-        return None if row is None else (row.match, row.record)
+
+        def find() -> tuple[int, str] | None:
+            with self.engine.connect() as conn:
+                row = conn.execute(query).first()
+            return None if row is None else (row.match, row.record)
+
+        return await self._run(find)

@@ -153,6 +153,7 @@ class Commit:
         status: the table's status after it.
         record: the finished match's record when this change ended a match, else None.
         match_no: the number of the match being played, from 1 (0 before the first).
+        status_changed: whether the change changed the table's status.
     """
 
     table: Table
@@ -162,6 +163,7 @@ class Commit:
     status: Status
     record: MatchRecord | None
     match_no: int
+    status_changed: bool = True
 
 
 Sink = Callable[[Commit], None]
@@ -543,6 +545,7 @@ class Table:
         """Apply ``change``, number its events and remember them."""
         self._new_turn = False
         self._finished_now = False
+        status_before = self.status
         events = self._apply(change)
         first = self.seq + 1
         numbered: list[Numbered] = []
@@ -558,7 +561,16 @@ class Table:
         record = None
         if self._finished_now and self.match is not None:
             record = match_record(self.match)
-        return Commit(self, index, change, numbered, self.status, record, self.match_no)
+        return Commit(
+            self,
+            index,
+            change,
+            numbered,
+            self.status,
+            record,
+            self.match_no,
+            status_changed=self.status != status_before,
+        )
 
     def _commit(self, change: Change) -> None:
         commit = self._record(change)

@@ -136,7 +136,8 @@ class Writer:
                     "change": _compact(commit.change),
                 }
             )
-            out.statuses[table_id] = commit.status
+            if commit.status_changed:
+                out.statuses[table_id] = commit.status
             if commit.record is not None:
                 out.records.append(
                     {

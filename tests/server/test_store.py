@@ -1,0 +1,179 @@
+"""The database layer: URLs, the database thread, status rows, checkpoints; and the
+garbage collector's settings of a server process."""
+
+from __future__ import annotations
+
+import gc
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
+from pishti.server.collector import YOUNG_THRESHOLD, tune_collector
+from pishti.server.config import database_url
+from pishti.server.store import Store, WriteBatch, sync_url
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("sqlite+aiosqlite:///data/p.db", "sqlite:///data/p.db"),
+        ("sqlite:///data/p.db", "sqlite:///data/p.db"),
+        ("postgresql+asyncpg://u:pw@db:5432/pishti", "postgresql://u:***@db:5432/pishti"),
+        ("postgresql+psycopg://u@db/pishti", "postgresql+psycopg://u@db/pishti"),
+    ],
+)
+def test_an_async_driver_in_a_url_is_replaced_by_the_dialects_default(
+    url: str, expected: str
+) -> None:
+    assert str(sync_url(url)) == expected
+
+
+def test_db_option_turns_a_path_into_a_sqlite_url() -> None:
+    assert database_url("/var/lib/pishti/p.db") == "sqlite:////var/lib/pishti/p.db"
+    assert database_url("postgresql://db/pishti") == "postgresql://db/pishti"
+
+
+def new_table(table_id: str, status: str = "waiting") -> dict[str, object]:
+    return {
+        "id": table_id,
+        "players": 4,
+        "target": 101,
+        "tempo": "normal",
+        "seed": "00" * 16,
+        "status": status,
+        "created": 1000.0,
+        "updated": 1000.0,
+    }
+
+
+def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql).fetchall()
+
+
+async def test_a_table_is_written_and_read_back_through_the_database_thread(
+    tmp_path: Path,
+) -> None:
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'a.db'}")
+    await store.open()
+    try:
+        batch = WriteBatch(new_tables=[new_table("table-one")])
+        batch.log = [
+            {"table_id": "table-one", "n": 0, "seq": 1, "change": '{"kind":"sit","seat":0}'},
+            {"table_id": "table-one", "n": 1, "seq": 3, "change": '{"kind":"start"}'},
+        ]
+        batch.statuses = {"table-one": "playing"}
+        await store.write(batch)
+        stored = await store.load("table-one")
+        assert stored is not None
+        assert stored.status == "playing"
+        assert stored.changes == [{"kind": "sit", "seat": 0}, {"kind": "start"}]
+        assert [t.table_id for t in await store.unfinished()] == ["table-one"]
+        assert await store.load("no-such-table") is None
+        assert await store.record("table-one") is None
+    finally:
+        await store.close()
+    with pytest.raises(RuntimeError, match="not open"):
+        await store.load("table-one")
+
+
+async def test_a_failed_transaction_writes_nothing(tmp_path: Path) -> None:
+    store = Store(str(sync_url(f"sqlite:///{tmp_path / 'b.db'}")))
+    await store.open()
+    try:
+        await store.write(WriteBatch(new_tables=[new_table("table-two")]))
+        duplicate = WriteBatch(new_tables=[new_table("table-three"), new_table("table-two")])
+        with pytest.raises(sa.exc.IntegrityError):
+            await store.write(duplicate)
+        assert await store.load("table-three") is None
+        assert [t.table_id for t in await store.unfinished()] == ["table-two"]
+    finally:
+        await store.close()
+
+
+async def test_the_writer_connection_checkpoints_only_a_large_log(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'c.db'}")
+    await store.open()
+    try:
+
+        def pragma() -> int:
+            with store.engine.connect() as conn:
+                return int(conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar_one())
+
+        assert await store._run(pragma) == WRITER_AUTOCHECKPOINT
+        assert store.checkpointer is not None
+    finally:
+        await store.close()
+    assert store.checkpointer is None
+
+
+async def test_a_checkpoint_copies_the_whole_log_into_the_database_file(tmp_path: Path) -> None:
+    db = tmp_path / "d.db"
+    store = Store(f"sqlite:///{db}")
+    await store.open()
+    try:
+        await store.write(WriteBatch(new_tables=[new_table(f"table-{n}") for n in range(50)]))
+        checkpointer = store.checkpointer
+        assert checkpointer is not None
+        busy, pages, copied = checkpointer.checkpoint()
+        assert busy == 0
+        assert pages > 0
+        assert copied == pages
+    finally:
+        await store.close()
+    assert rows(db, "select count(*) from tables") == [(50,)]
+
+
+def test_a_checkpointer_needs_a_positive_interval(tmp_path: Path) -> None:
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'e.db'}")
+    with pytest.raises(ValueError, match="above 0"):
+        Checkpointer(engine, interval=0)
+    engine.dispose()
+
+
+def test_the_checkpoint_thread_runs_until_stopped(tmp_path: Path) -> None:
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'f.db'}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+        conn.exec_driver_sql("CREATE TABLE t (x INTEGER)")
+    checkpointer = Checkpointer(engine, interval=0.01)
+    checkpointer.start()
+    for _ in range(500):
+        if checkpointer.checkpoints >= 3:
+            break
+        with engine.begin() as conn:
+            conn.exec_driver_sql("INSERT INTO t VALUES (1)")
+    checkpointer.stop()
+    done = checkpointer.checkpoints
+    assert done >= 3
+    assert not checkpointer._thread.is_alive()
+    engine.dispose()
+
+
+@pytest.fixture
+def collector_settings() -> Iterator[None]:
+    """Put the collector back as it was after the test."""
+    before = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*before)
+
+
+def test_tune_collector_freezes_what_exists_and_raises_the_young_threshold(
+    collector_settings: None,
+) -> None:
+    gc.set_threshold(700, 10, 10)
+    assert tune_collector() == (700, 10, 10)
+    assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+    assert gc.get_freeze_count() > 0
+    assert tune_collector(1234) == (YOUNG_THRESHOLD, 10, 10)
+    assert gc.get_threshold() == (1234, 10, 10)
+
+
+def test_tune_collector_refuses_a_threshold_below_one(collector_settings: None) -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        tune_collector(0)
