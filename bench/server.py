@@ -15,7 +15,8 @@ sent to its ``card_played`` event received by all four seats, the server's
 memory per connection (resident memory after the connections opened, less
 before, divided by the connections), and the CPU (in cores) of the server and
 of all client processes together over the measured seconds.  ``--repeat N``
-runs each phase N times and also prints the medians.  Every loop is bounded; it
+runs each phase N times, each on a fresh server and database, and also prints
+the medians.  Every loop is bounded; it
 stops by itself.
 
     .venv/bin/python bench/server.py                  # both phases, the goal's sizes
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -37,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -304,6 +307,30 @@ async def main() -> None:
         "--serve-arg", action="append", default=[], help="one more argument of pishti serve"
     )
     args = ap.parse_args()
+    runs: list[tuple[str, int, float]] = []
+    if args.tables:
+        runs.append(("paced", args.tables, args.interval))
+    if args.fast_tables:
+        runs.append(("full-speed", args.fast_tables, 0.0))
+    rows: list[dict[str, Any]] = []
+    for name, count, interval in runs:
+        done = []
+        for _ in range(args.repeat):
+            # A fresh server and database for every run: the tables of a run that ended
+            # would go to bots once their holds expire and play on, loading the next run.
+            async with serving(args) as (base, pid, folder):
+                done.append(await phase(name, args, base, pid, count, interval, folder))
+        rows += done
+        if args.repeat > 1:
+            rows.append(medians(name, done))
+    print()
+    print("\n".join(table_lines(rows)))
+
+
+@contextlib.asynccontextmanager
+async def serving(args: argparse.Namespace) -> AsyncIterator[tuple[str, int, Path]]:
+    """Start ``pishti serve`` on a free port with a fresh SQLite file in a new folder;
+    yields ``(base URL, server pid, folder)`` and stops the server afterwards."""
     folder = Path(tempfile.mkdtemp(prefix="pishti-bench-"))
     port = free_port()
     cmd = [PISHTI, "serve", "--port", str(port), "--db", str(folder / "bench.db")]
@@ -313,22 +340,7 @@ async def main() -> None:
     base = f"http://127.0.0.1:{port}"
     try:
         await wait_healthy(base, server)
-        runs: list[tuple[str, int, float]] = []
-        if args.tables:
-            runs.append(("paced", args.tables, args.interval))
-        if args.fast_tables:
-            runs.append(("full-speed", args.fast_tables, 0.0))
-        rows: list[dict[str, Any]] = []
-        for name, count, interval in runs:
-            done = [
-                await phase(name, args, base, server.pid, count, interval, folder)
-                for _ in range(args.repeat)
-            ]
-            rows += done
-            if args.repeat > 1:
-                rows.append(medians(name, done))
-        print()
-        print("\n".join(table_lines(rows)))
+        yield base, server.pid, folder
     finally:
         server.send_signal(signal.SIGINT)
         try:

@@ -3,8 +3,10 @@ garbage collector's settings of a server process."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import sqlite3
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
-from pishti.server.collector import YOUNG_THRESHOLD, tune_collector
+from pishti.server.collector import YOUNG_THRESHOLD, Collector
 from pishti.server.config import database_url
 from pishti.server.store import Store, WriteBatch, sync_url
 
@@ -156,24 +158,65 @@ def test_the_checkpoint_thread_runs_until_stopped(tmp_path: Path) -> None:
 
 @pytest.fixture
 def collector_settings() -> Iterator[None]:
-    """Put the collector back as it was after the test."""
+    """Put Python's collector back as it was after the test."""
     before = gc.get_threshold()
     yield
     gc.unfreeze()
     gc.set_threshold(*before)
 
 
-def test_tune_collector_freezes_what_exists_and_raises_the_young_threshold(
+async def test_the_collector_freezes_the_heap_and_puts_it_back_when_stopped(
     collector_settings: None,
 ) -> None:
     gc.set_threshold(700, 10, 10)
-    assert tune_collector() == (700, 10, 10)
-    assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
-    assert gc.get_freeze_count() > 0
-    assert tune_collector(1234) == (YOUNG_THRESHOLD, 10, 10)
-    assert gc.get_threshold() == (1234, 10, 10)
+    collector = Collector(freeze_every=0.01, sweep_every=3600)
+    collector.start()
+    try:
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+        assert collector.sweeps == 1  # one sweep at the start, then a frozen heap
+        assert gc.get_freeze_count() > 0
+        gc.unfreeze()
+        fresh = [[n] for n in range(1000)]
+        await asyncio.sleep(0.05)  # a few freezes
+        assert gc.get_count()[0] < len(fresh)
+        assert gc.get_freeze_count() >= len(fresh)
+    finally:
+        collector.stop()
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == (700, 10, 10)
 
 
-def test_tune_collector_refuses_a_threshold_below_one(collector_settings: None) -> None:
-    with pytest.raises(ValueError, match="at least 1"):
-        tune_collector(0)
+async def test_a_sweep_frees_the_cycles_that_died_while_frozen(collector_settings: None) -> None:
+    collector = Collector(freeze_every=3600, sweep_every=3600)
+    collector.start()
+    try:
+
+        class Node:
+            def __init__(self) -> None:
+                self.me = self
+
+        cycles = [Node() for _ in range(500)]
+        collector.freeze()
+        probe = weakref.ref(cycles[0])
+        del cycles
+        assert probe() is not None  # frozen: no collection looks at it
+        gc.collect()
+        assert probe() is not None
+        assert collector.sweep() >= 500
+        assert probe() is None
+        assert collector.sweeps == 2 and collector.freed >= 500
+    finally:
+        collector.stop()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"freeze_every": 0}, "above 0"),
+        ({"sweep_every": -1}, "above 0"),
+        ({"young": 0}, "at least 1"),
+    ],
+)
+def test_the_collector_refuses_bad_settings(kwargs: dict[str, float], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Collector(**kwargs)

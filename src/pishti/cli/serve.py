@@ -50,18 +50,26 @@ def serve_command(
             "(an fsync per commit).",
         ),
     ] = "NORMAL",
+    gc_sweep: Annotated[
+        float,
+        typer.Option(
+            help="Seconds between full garbage collections; in between the heap is frozen "
+            "every second, so play never pauses for one (0: Python's own collector).",
+        ),
+    ] = 600.0,
 ) -> None:
     """Start the table server: HTTP and WebSockets on HOST:PORT, tables kept in a SQLite file."""
     import uvicorn
 
     from pishti.server import ServerConfig, create_app
-    from pishti.server.collector import tune_collector
     from pishti.server.config import database_url
 
     if not 0 <= port <= 65535:
         raise fail("--port must be from 0 to 65535", 2)
-    if bot_delay < 0 or time_scale <= 0 or rate <= 0:
-        raise fail("--bot-delay must be 0 or more, --time-scale and --rate above 0", 2)
+    if bot_delay < 0 or time_scale <= 0 or rate <= 0 or gc_sweep < 0:
+        raise fail(
+            "--bot-delay and --gc-sweep must be 0 or more, --time-scale and --rate above 0", 2
+        )
     if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
         raise fail("--sqlite-synchronous must be FULL, NORMAL or EXTRA", 2)
     web_dir = web
@@ -75,12 +83,11 @@ def serve_command(
         web_dir=web_dir,
         rate=rate,
         sqlite_synchronous=sqlite_synchronous.upper(),
+        gc_sweep=gc_sweep or None,
     )
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    application = create_app(config)
-    tune_collector()
     uvicorn.run(
-        application,
+        create_app(config),
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,

@@ -13,7 +13,7 @@ Modules, one job each:
 - :mod:`~pishti.server.hub`: tables in memory, connections, fan-out, rate limits.
 - :mod:`~pishti.server.app`: the application: HTTP routes (FastAPI) and the table WebSockets.
 - :mod:`~pishti.server.asgi`: the table WebSockets on plain ASGI, in front of FastAPI.
-- :mod:`~pishti.server.collector`: the garbage collector's settings for a server process.
+- :mod:`~pishti.server.collector`: the garbage collector of a server process: no pauses in play.
 """
 
 from pishti.server.app import create_app

@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pishti.server.asgi import ServerApp
+from pishti.server.collector import Collector
 from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
 from pishti.server.protocol import CreateTable, JoinTable
@@ -66,9 +67,15 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await the_hub.start()
+        collector = None
+        if config.gc_sweep is not None:
+            collector = Collector(sweep_every=config.gc_sweep)
+            collector.start()
         try:
             yield
         finally:
+            if collector is not None:
+                collector.stop()
             await the_hub.stop()
 
     app = FastAPI(

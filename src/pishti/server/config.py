@@ -41,7 +41,7 @@ class ServerConfig:
     """Settings of one server process.
 
     Attributes:
-        db_url: SQLAlchemy async database URL (see :func:`database_url`).
+        db_url: SQLAlchemy database URL (see :func:`database_url`).
         time_scale: multiplies every table clock and hold (R7.1, R7.4); 1.0 in
             play, small in end-to-end tests so that timeouts take milliseconds.
         bot_delay: seconds a bot (or the autopilot) waits before it plays, so
@@ -56,6 +56,9 @@ class ServerConfig:
         web_dir: a folder with the browser client (``index.html``); None for the
             built-in placeholder page.
         sqlite_synchronous: SQLite's ``synchronous`` pragma (``FULL`` or ``NORMAL``).
+        gc_sweep: None leaves Python's garbage collector as it is; a number of
+            seconds freezes the heap every second and sweeps it that often
+            (:class:`pishti.server.collector.Collector`; ``pishti serve``: 600).
     """
 
     db_url: str = database_url(None)
@@ -69,3 +72,4 @@ class ServerConfig:
     outbox_limit: int = 1024
     web_dir: Path | None = None
     sqlite_synchronous: str = "NORMAL"
+    gc_sweep: float | None = None
