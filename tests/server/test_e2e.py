@@ -53,7 +53,11 @@ async def record_of(server: ServerProcess, table_id: str, tmp_path: Path) -> dic
     return the replayed count."""
     async with httpx.AsyncClient(base_url=server.http) as http:
         r = await http.get(f"/api/tables/{table_id}/record")
+        first = await http.get(f"/api/tables/{table_id}/record", params={"match": 1})
+        later = await http.get(f"/api/tables/{table_id}/record", params={"match": 2})
     assert r.status_code == 200, r.text
+    assert first.status_code == 200 and first.text == r.text  # one match played
+    assert later.status_code == 404 and later.json()["error"]["code"] == "not_found"
     assert "attachment" in r.headers["content-disposition"]
     path = tmp_path / f"{table_id}.json"
     path.write_text(r.text)
@@ -350,6 +354,12 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
         early = await http.get(f"/api/tables/{t['table_id']}/record")
         assert early.status_code == 409 and early.json()["error"]["code"] == "not_finished"
+        for number in (0, 1, 99):  # no match has started: match 1 does not exist yet
+            none = await http.get(f"/api/tables/{t['table_id']}/record", params={"match": number})
+            assert none.status_code == 404 and none.json()["error"] == {
+                "code": "not_found",
+                "message": f"no match {number} at this table",
+            }
     p = await player(server, t["table_id"], t["token"], 1)
     await p.hello()
     await p.transport.send("{oops")

@@ -156,10 +156,13 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str, match: int | None = None) -> Response:
         """The R10 record of a finished match (the latest when ``match`` is not given)."""
-        await _table(table_id)
+        table = await _table(table_id)
+        if match is not None and not 1 <= match <= table.match_no:
+            raise ApiError(404, "not_found", f"no match {match} at this table")
         found = await the_hub.store.record(table_id, match)
         if found is None:
-            raise ApiError(409, "not_finished", "no finished match to give yet (R7.7)")
+            what = "no match of this table is over" if match is None else f"match {match} is on"
+            raise ApiError(409, "not_finished", f"{what}: no record to give yet (R7.7)")
         number, text = found
         return Response(
             text + "\n",
