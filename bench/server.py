@@ -335,6 +335,7 @@ async def serving(args: argparse.Namespace) -> AsyncIterator[tuple[str, int, Pat
     port = free_port()
     cmd = [PISHTI, "serve", "--port", str(port), "--db", str(folder / "bench.db")]
     cmd += ["--bot-delay", "0", "--log-level", "warning", "--sqlite-synchronous", args.synchronous]
+    cmd += ["--http-rate", "100000"]  # the bench creates its tables from one address
     cmd += args.serve_arg
     server = subprocess.Popen(cmd)
     base = f"http://127.0.0.1:{port}"

@@ -70,6 +70,8 @@ def start_server(
             str(bot_delay),
             "--log-level",
             "warning",
+            "--http-rate",
+            "1000",
             *extra,
         ),
         stdout=log,

@@ -383,3 +383,36 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
     await quitter.send({"type": "leave"})
     await p.run()
     assert p.over is not None
+
+
+async def test_table_creation_and_joins_are_rate_limited_per_address(tmp_path: Path) -> None:
+    # --http-rate 0.01: a burst of 20, then one every 100 s; creating and joining share it.
+    srv = ServerProcess(tmp_path / "limit.db", "--http-rate", "0.01", "--log-level", "warning")
+    srv.start()
+    try:
+        tables = [await create(srv) for _ in range(15)]
+        for seat in (1, 2, 3):
+            await join(srv, tables[0]["table_id"], f"p{seat}", seat=seat)
+        await join(srv, tables[1]["table_id"], "q1", seat=1)
+        await join(srv, tables[1]["table_id"], "q2", seat=2)
+        async with httpx.AsyncClient(base_url=srv.http) as http:
+            refused = await http.post(
+                "/api/tables", json={"name": "p0", "players": 2, "target": 51, "tempo": "fast"}
+            )
+            join_refused = await http.post(
+                f"/api/tables/{tables[1]['table_id']}/join", json={"name": "q3", "seat": 3}
+            )
+            lobby = await http.get(f"/api/tables/{tables[1]['table_id']}")
+        assert refused.status_code == 429
+        error = refused.json()["error"]
+        assert error["code"] == "rate_limited"
+        wait = int(refused.headers["retry-after"])
+        assert 90 <= wait <= 100
+        assert error["message"] == (
+            f"too many tables created or seats taken from this address: try again in {wait} s"
+        )
+        assert join_refused.status_code == 429
+        # The refused join changed nothing: seat 3 is still free.
+        assert [s["kind"] for s in lobby.json()["seats"]] == ["human", "human", "human", "empty"]
+    finally:
+        srv.stop()

@@ -43,6 +43,14 @@ def serve_command(
         float,
         typer.Option(hidden=True, help="Client messages allowed per second and connection."),
     ] = 20.0,
+    http_rate: Annotated[
+        float,
+        typer.Option(
+            help="Tables created and seats taken a second per client address (a burst of 20, "
+            "or as many as this if more); behind a proxy on this host, the address is the "
+            "one the proxy forwards.",
+        ),
+    ] = 0.5,
     sqlite_synchronous: Annotated[
         str,
         typer.Option(
@@ -66,9 +74,11 @@ def serve_command(
 
     if not 0 <= port <= 65535:
         raise fail("--port must be from 0 to 65535", 2)
-    if bot_delay < 0 or time_scale <= 0 or rate <= 0 or gc_sweep < 0:
+    if bot_delay < 0 or time_scale <= 0 or rate <= 0 or http_rate <= 0 or gc_sweep < 0:
         raise fail(
-            "--bot-delay and --gc-sweep must be 0 or more, --time-scale and --rate above 0", 2
+            "--bot-delay and --gc-sweep must be 0 or more, "
+            "--time-scale, --rate and --http-rate above 0",
+            2,
         )
     if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
         raise fail("--sqlite-synchronous must be FULL, NORMAL or EXTRA", 2)
@@ -82,6 +92,8 @@ def serve_command(
         bot_delay=bot_delay,
         web_dir=web_dir,
         rate=rate,
+        http_rate=http_rate,
+        http_burst=max(20.0, http_rate),
         sqlite_synchronous=sqlite_synchronous.upper(),
         gc_sweep=gc_sweep or None,
     )

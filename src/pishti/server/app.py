@@ -8,6 +8,8 @@ a FastAPI application; the table WebSockets go straight to the hub
 from __future__ import annotations
 
 import html
+import math
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,6 +25,7 @@ from pishti.server.collector import Collector
 from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
 from pishti.server.protocol import CreateTable, JoinTable
+from pishti.server.ratelimit import AddressLimiter
 from pishti.server.table import Table, TableError, TableSettings
 from pishti.server.views import lobby_json
 
@@ -42,15 +45,22 @@ _PLACEHOLDER = """<!doctype html>
 class ApiError(Exception):
     """An HTTP error answered as ``{"error": {"code", "message"}}`` with ``status``."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) -> ServerApp:
@@ -90,7 +100,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        return _error(exc.status, exc.code, exc.message, exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -112,6 +122,21 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         response: Response = await call_next(request)
         return response
 
+    limiter = AddressLimiter(config.http_rate, config.http_burst, time.monotonic)
+
+    def _limit(request: Request) -> None:
+        """Count a table creation or a join against the client's address."""
+        address = request.client.host if request.client is not None else "-"
+        wait = limiter.check(address)
+        if wait > 0:
+            raise ApiError(
+                429,
+                "rate_limited",
+                "too many tables created or seats taken from this address: "
+                f"try again in {math.ceil(wait)} s",
+                {"Retry-After": str(math.ceil(wait))},
+            )
+
     async def _table(table_id: str) -> Table:
         table = await the_hub.table(table_id)
         if table is None:
@@ -119,8 +144,9 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         return table
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; the creator is its owner at seat 0 (R6.1, R7.1, R7.6)."""
+        _limit(request)
         settings = TableSettings(body.players, body.target, body.tempo)
         table, seat, token = await the_hub.create_table(body.name, settings)
         return {
@@ -139,9 +165,10 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         return lobby
 
     @app.post("/api/tables/{table_id}/join")
-    async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
+    async def join_table(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take a free seat (any when ``seat`` is null) before the match starts."""
         table = await _table(table_id)
+        _limit(request)
         if body.seat is not None and body.seat >= table.players:
             raise ApiError(
                 400, "bad_request", f"no seat {body.seat} at a {table.players}-player table"

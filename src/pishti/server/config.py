@@ -56,6 +56,8 @@ class ServerConfig:
         web_dir: a folder with the browser client (``index.html``); None for the
             built-in placeholder page.
         sqlite_synchronous: SQLite's ``synchronous`` pragma (``FULL`` or ``NORMAL``).
+        http_rate: tables created and seats taken (HTTP) a second per client address.
+        http_burst: how many of those an address may make at once.
         gc_sweep: None leaves Python's garbage collector as it is; a number of
             seconds freezes the heap every second and sweeps it that often
             (:class:`pishti.server.collector.Collector`; ``pishti serve``: 600).
@@ -72,4 +74,6 @@ class ServerConfig:
     outbox_limit: int = 1024
     web_dir: Path | None = None
     sqlite_synchronous: str = "NORMAL"
+    http_rate: float = 0.5
+    http_burst: float = 20.0
     gc_sweep: float | None = None

@@ -39,6 +39,7 @@ from pishti.server.protocol import (
     TakeOver,
     parse_message,
 )
+from pishti.server.ratelimit import TokenBucket
 from pishti.server.store import Store, StoredTable
 from pishti.server.table import (
     BotFactory,
@@ -85,28 +86,6 @@ class Socket(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         """Close the connection with ``code``."""
         ...
-
-
-class TokenBucket:
-    """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up."""
-
-    __slots__ = ("burst", "last", "rate", "tokens")
-
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        """Start full at time ``now`` (seconds)."""
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.last = now
-
-    def take(self, now: float) -> bool:
-        """Take one token at time ``now``; False when the bucket is empty."""
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 @dataclass(frozen=True, slots=True)
