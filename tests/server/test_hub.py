@@ -347,3 +347,39 @@ async def test_floods_are_refused_then_closed_without_harming_others(hub: Hub) -
     await a.run(until=lambda q: q.to_play is not None)
     assert table.status == "playing"
     await a.transport.close()
+
+
+async def test_a_finished_table_nobody_watches_leaves_memory_and_reads_back(
+    tmp_path: Path,
+) -> None:
+    config = ServerConfig(
+        db_url=f"sqlite:///{tmp_path / 'evict.db'}", bot_delay=0.0, rate=10000, finished_idle=0.2
+    )
+    hub = Hub(config)
+    await hub.start()
+    try:
+        table, _, token = await hub.create_table("p0", TableSettings(2, 51, "fast"))
+        owner = Player(FakeTransport(hub, table.table_id), token, rng=random.Random(1))
+        await owner.hello()
+        await owner.send({"type": "add_bot", "seat": 1, "level": "novice"})
+        await owner.send({"type": "start"})
+        await owner.send({"type": "leave"})  # a bot takes the seat and the match plays on
+        for _ in range(600):
+            if table.status == "finished":
+                break
+            await asyncio.sleep(0.05)
+        assert table.status == "finished"
+        seq, lobby = table.seq, lobby_json(table)
+        assert table.table_id in hub.tables
+        for _ in range(100):
+            if table.table_id not in hub.tables:
+                break
+            await asyncio.sleep(0.05)
+        assert table.table_id not in hub.tables and hub.evicted == 1
+        assert table.closed
+        again = await hub.table(table.table_id)
+        assert again is not None and again is not table
+        assert (again.status, again.seq, lobby_json(again)) == ("finished", seq, lobby)
+        assert await hub.store.record(table.table_id) is not None
+    finally:
+        await hub.stop()

@@ -11,7 +11,7 @@ Modules, one job each:
 - :mod:`~pishti.server.checkpointer`: SQLite checkpoints in a thread of their own.
 - :mod:`~pishti.server.writer`: group commit: changes are committed, then told.
 - :mod:`~pishti.server.hub`: tables in memory, connections, fan-out, message rate limits.
-- :mod:`~pishti.server.ratelimit`: token buckets, and one per client address for creating and joining.
+- :mod:`~pishti.server.ratelimit`: token buckets; one per client address for creating and joining.
 - :mod:`~pishti.server.app`: the application: HTTP routes (FastAPI) and the table WebSockets.
 - :mod:`~pishti.server.asgi`: the table WebSockets on plain ASGI, in front of FastAPI.
 - :mod:`~pishti.server.collector`: the garbage collector of a server process: no pauses in play.

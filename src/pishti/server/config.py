@@ -56,6 +56,9 @@ class ServerConfig:
         web_dir: a folder with the browser client (``index.html``); None for the
             built-in placeholder page.
         sqlite_synchronous: SQLite's ``synchronous`` pragma (``FULL`` or ``NORMAL``).
+        finished_idle: seconds a finished table with nobody connected stays in
+            memory; after that it is dropped, and read back from the database if
+            anyone asks for it again (a rematch, its lobby).
         http_rate: tables created and seats taken (HTTP) a second per client address.
         http_burst: how many of those an address may make at once.
         gc_sweep: None leaves Python's garbage collector as it is; a number of
@@ -74,6 +77,7 @@ class ServerConfig:
     outbox_limit: int = 1024
     web_dir: Path | None = None
     sqlite_synchronous: str = "NORMAL"
+    finished_idle: float = 300.0
     http_rate: float = 0.5
     http_burst: float = 20.0
     gc_sweep: float | None = None

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from pishti.bots import LEVELS, make_bot
-from pishti.server.clock import AsyncioScheduler, Scheduler
+from pishti.server.clock import AsyncioScheduler, Scheduler, Timer
 from pishti.server.config import ServerConfig
 from pishti.server.protocol import (
     AddBot,
@@ -241,6 +241,9 @@ class Hub:
         self.conns: dict[str, dict[int, Connection]] = {}
         self.writer = Writer(self.store, self._on_write_failure)
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._idle_since: dict[str, float] = {}
+        self._evict_timer: Timer | None = None
+        self.evicted = 0
         self.started_at = time.time()
 
     @property
@@ -263,9 +266,13 @@ class Hub:
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
         await self.writer.flush()
+        self._schedule_eviction()
 
     async def stop(self) -> None:
         """Stop every table's timers, commit what is queued and close the database."""
+        if self._evict_timer is not None:
+            self._evict_timer.cancel()
+            self._evict_timer = None
         for table in self.tables.values():
             table.close()
         for conns in self.conns.values():
@@ -275,6 +282,26 @@ class Hub:
         await self.store.close()
 
     # -- tables ------------------------------------------------------------------
+
+    def _schedule_eviction(self) -> None:
+        every = min(60.0, max(0.05, self.config.finished_idle / 2))
+        self._evict_timer = self.scheduler.call_later(every, self._evict_finished)
+
+    def _evict_finished(self) -> None:
+        """Drop the finished tables nobody has been connected to for ``finished_idle``
+        seconds; :meth:`table` reads them back from the database when asked."""
+        now = self.scheduler.now()
+        for table_id, table in list(self.tables.items()):
+            if table.status != "finished" or self.conns.get(table_id):
+                self._idle_since.pop(table_id, None)
+                continue
+            since = self._idle_since.setdefault(table_id, now)
+            if now - since >= self.config.finished_idle:
+                del self.tables[table_id]
+                del self._idle_since[table_id]
+                table.close()
+                self.evicted += 1
+        self._schedule_eviction()
 
     def _new_table(self, table_id: str, settings: TableSettings, seed: str) -> Table:
         return Table(
@@ -409,6 +436,7 @@ class Hub:
         """Drop tables whose changes could not be committed; they reload from the database."""
         for table_id in table_ids:
             table = self.tables.pop(table_id, None)
+            self._idle_since.pop(table_id, None)
             if table is not None:
                 table.broken = True
                 table.close()
@@ -564,6 +592,7 @@ class Hub:
         """Counters for monitoring and benchmarks."""
         return {
             "tables": len(self.tables),
+            "tables_evicted": self.evicted,
             "connections": sum(len(c) for c in self.conns.values()),
             "writer_queued": self.writer.queued,
             "transactions": self.writer.transactions,
