@@ -266,6 +266,11 @@ async def test_hostile_input_gets_clear_errors_and_changes_nothing(fast_hub: Hub
 
     await expect(mover, "{not json", "bad_message", None)
     await expect(mover, "[1, 2]", "bad_message", None)
+    # Arrays nested 1,100 deep (2.2 KB): once a RecursionError that dropped the socket.
+    await expect(mover, "[" * 1100 + "]" * 1100, "bad_message", None)
+    await expect(
+        mover, '{"type": "play", "card": ' + "[" * 1100 + "]" * 1100 + "}", "bad_message", None
+    )
     await expect(mover, {"type": "dance"}, "bad_message", None)
     await expect(mover, {"type": "play", "card": "AS"}, "bad_message", "play")
     await expect(mover, {"type": "play", "card": "AS", "seq": "3"}, "bad_message", "play")

@@ -153,7 +153,7 @@ def _ref_of(text: str) -> str | None:
 
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays nested a thousand deep
         return None
     if isinstance(data, dict):
         kind = data.get("type")
