@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -350,6 +351,35 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_request"
         big = await http.post("/api/tables", content=b"x" * 5000)
         assert big.status_code == 413 and big.json()["error"]["code"] == "too_large"
+
+        async def chunks(size: int) -> AsyncIterator[bytes]:
+            yield b'{"name": "'
+            for _ in range(size // 1000):
+                yield b"y" * 1000
+
+        # A streamed body (no Content-Length) is cut off at 4 KiB as well.
+        streamed = await http.post("/api/tables", content=chunks(10_000))
+        assert streamed.status_code == 413
+        assert streamed.json()["error"] == {
+            "code": "too_large",
+            "message": "request bodies are limited to 4096 bytes",
+        }
+        # 50 MB: the server stops reading at 4 KiB and closes; the sender may not even
+        # see the answer before the connection is reset.  The server is unharmed.
+        try:
+            huge = await http.post("/api/tables", content=chunks(50_000_000))
+            assert huge.status_code == 413
+        except (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError):
+            pass
+
+        async def parts() -> AsyncIterator[bytes]:
+            yield b'{"name": "ann",'
+            yield b' "players": 2}'
+
+        small = await http.post(
+            "/api/tables", content=parts(), headers={"content-type": "application/json"}
+        )
+        assert small.status_code == 201, small.text
         missing = await http.get("/api/tables/NoSuchTable1")
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
         early = await http.get(f"/api/tables/{t['table_id']}/record")

@@ -29,7 +29,6 @@ from pishti.server.ratelimit import AddressLimiter
 from pishti.server.table import Table, TableError, TableSettings
 from pishti.server.views import lobby_json
 
-MAX_BODY = 4096
 """HTTP request bodies over this many bytes are refused (413)."""
 
 _HTTP_STATUS = {"table_full": 409, "seat_taken": 409, "bad_state": 409, "bad_message": 400}
@@ -113,14 +112,6 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))
-
-    @app.middleware("http")
-    async def _limit_body(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return _error(413, "too_large", f"request bodies are limited to {MAX_BODY} bytes")
-        response: Response = await call_next(request)
-        return response
 
     limiter = AddressLimiter(config.http_rate, config.http_burst, time.monotonic)
 

@@ -1,4 +1,5 @@
-"""The table WebSockets on plain ASGI, in front of the FastAPI application.
+"""The table WebSockets on plain ASGI, in front of the FastAPI application; and the
+limit on HTTP request bodies.
 
 Every table WebSocket (``/ws/tables/{table_id}``) lives as long as the player
 stays, and the server holds thousands of them.  Through FastAPI each one would
@@ -7,10 +8,15 @@ Python objects a connection) that the garbage collector walks again and again,
 and every message would pass through those layers.  :class:`ServerApp` hands
 these sockets straight to the hub with the ASGI server's own ``receive`` and
 ``send``; everything else (HTTP, lifespan) goes to the FastAPI application.
+
+Every HTTP request body is limited to :data:`MAX_BODY` bytes, whether it
+announces its length or streams it in chunks: past the limit the application
+is told the client went away, and the client gets ``413 too_large``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -25,6 +31,16 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 TABLE_SOCKET = re.compile(r"^/ws/tables/([^/]+)$")
 """The path of a table's WebSocket; the group is the table id."""
+MAX_BODY = 4096
+"""The largest HTTP request body accepted, in bytes."""
+DRAIN_LIMIT = 1 << 20
+"""Bytes of a refused body read and thrown away before the answer, so that a client
+still sending reads the answer instead of a reset connection (as web servers'
+"lingering close" does); a longer body is answered, and its connection closed,
+after that many."""
+TOO_LARGE = json.dumps(
+    {"error": {"code": "too_large", "message": f"request bodies are limited to {MAX_BODY} bytes"}}
+).encode()
 
 
 class AsgiSocket:
@@ -66,7 +82,48 @@ class ServerApp:
             if found is not None:
                 await self._table_socket(found.group(1), receive, send)
                 return
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+            return
         await self.api(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass a request to :attr:`api` with its body cut off at :data:`MAX_BODY` bytes."""
+        length = dict(scope.get("headers") or ()).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            await _too_large(send)
+            return
+        received = 0
+        cut = False
+        answered = False
+
+        async def limited_receive() -> Message:
+            nonlocal received, cut
+            if cut:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY:
+                    cut = True
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal answered
+            if cut:
+                return  # what the application answers to a cut-off body is dropped
+            answered = True
+            await send(message)
+
+        try:
+            await self.api(scope, limited_receive, guarded_send)
+        except Exception:
+            if not cut:
+                raise
+        if cut and not answered:
+            await _drain(receive)
+            await _too_large(send)
 
     async def _table_socket(self, table_id: str, receive: Receive, send: Send) -> None:
         first = await receive()
@@ -74,3 +131,29 @@ class ServerApp:
             return  # the client went away before the handshake ended
         await send({"type": "websocket.accept"})
         await self.hub.serve(AsgiSocket(receive, send), table_id)
+
+
+async def _too_large(send: Send) -> None:
+    """Answer ``413 too_large``."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(TOO_LARGE)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": TOO_LARGE})
+
+
+async def _drain(receive: Receive) -> None:
+    """Read and drop what is left of a request body, up to :data:`DRAIN_LIMIT` bytes."""
+    drained = 0
+    while drained <= DRAIN_LIMIT:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
+        drained += len(message.get("body", b""))
