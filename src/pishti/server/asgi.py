@@ -95,15 +95,17 @@ class ServerApp:
             return
         received = 0
         cut = False
+        whole = False  # the last piece of the body has been received
         answered = False
 
         async def limited_receive() -> Message:
-            nonlocal received, cut
+            nonlocal received, cut, whole
             if cut:
                 return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                whole = not message.get("more_body", False)
                 if received > MAX_BODY:
                     cut = True
                     return {"type": "http.disconnect"}
@@ -122,7 +124,8 @@ class ServerApp:
             if not cut:
                 raise
         if cut and not answered:
-            await _drain(receive)
+            if not whole:
+                await _drain(receive)
             await _too_large(send)
 
     async def _table_socket(self, table_id: str, receive: Receive, send: Send) -> None:
