@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import re
 import sqlite3
+import subprocess
+import sys
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +19,7 @@ import sqlalchemy as sa
 from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
 from pishti.server.collector import YOUNG_THRESHOLD, Collector
 from pishti.server.config import database_url
-from pishti.server.store import Store, WriteBatch, sync_url
+from pishti.server.store import DatabaseError, Store, WriteBatch, check_database, sync_url
 
 
 @pytest.mark.parametrize(
@@ -220,3 +223,52 @@ async def test_a_sweep_frees_the_cycles_that_died_while_frozen(collector_setting
 def test_the_collector_refuses_bad_settings(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Collector(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("nonsense://x", "cannot use 'nonsense://x': Can't load plugin"),
+        ("sqlite:///", "'sqlite:///' is an in-memory database: nothing would be kept"),
+        ("sqlite+aiosqlite:///:memory:", "is an in-memory database: nothing would be kept"),
+    ],
+)
+def test_a_database_the_server_cannot_use_is_refused_before_serving(url: str, message: str) -> None:
+    with pytest.raises(DatabaseError, match=re.escape(message)):
+        check_database(url)
+
+
+def test_a_folder_is_not_a_database_file(tmp_path: Path) -> None:
+    with pytest.raises(DatabaseError, match="is a folder, not a database file"):
+        check_database(f"sqlite:///{tmp_path}")
+    assert str(check_database(f"sqlite+aiosqlite:///{tmp_path / 'new' / 'p.db'}")) == (
+        f"sqlite:///{tmp_path / 'new' / 'p.db'}"
+    )
+
+
+async def test_one_server_process_at_a_time_serves_a_sqlite_file(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    first = Store(url)
+    await first.open()
+    second = Store(url)
+    try:
+        with pytest.raises(DatabaseError, match="is in use by another server process"):
+            await second.open()
+        with pytest.raises(DatabaseError, match="is in use by another server process"):
+            check_database(url)
+    finally:
+        await first.close()
+    await second.open()  # free again once the first let go
+    await second.close()
+
+
+def test_serve_refuses_a_bad_database_with_one_line(tmp_path: Path) -> None:
+    pishti = str(Path(sys.executable).with_name("pishti"))
+    out = subprocess.run(
+        [pishti, "serve", "--port", "0", "--db", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2
+    assert out.stderr == f"pishti: --db: {str(tmp_path)!r} is a folder, not a database file\n"

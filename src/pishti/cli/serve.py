@@ -71,6 +71,7 @@ def serve_command(
 
     from pishti.server import ServerConfig, create_app
     from pishti.server.config import database_url
+    from pishti.server.store import DatabaseError, check_database
 
     if not 0 <= port <= 65535:
         raise fail("--port must be from 0 to 65535", 2)
@@ -97,6 +98,10 @@ def serve_command(
         sqlite_synchronous=sqlite_synchronous.upper(),
         gc_sweep=gc_sweep or None,
     )
+    try:
+        check_database(config.db_url)
+    except DatabaseError as exc:
+        raise fail(f"--db: {exc}", 2) from None
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     uvicorn.run(
         create_app(config),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -87,6 +88,84 @@ def sync_url(url: str) -> sa.URL:
     return parsed
 
 
+class DatabaseError(Exception):
+    """A database the server cannot use: a bad URL, a missing driver, a folder,
+    an in-memory database, or a SQLite file another server process holds."""
+
+
+def sqlite_file(url: sa.URL) -> Path | None:
+    """The file of a SQLite URL; None for another database, or an in-memory one."""
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    return Path(str(url.database))
+
+
+def check_database(url: str) -> sa.URL:
+    """Check, before serving, that the server can use the database at ``url``.
+
+    Returns:
+        The URL the store will connect with (:func:`sync_url`).
+
+    Raises:
+        DatabaseError: the URL is not a database URL, its driver is not
+            installed, it is an in-memory SQLite database (nothing would be
+            kept), its file is a folder, or another server process holds it.
+    """
+    try:
+        parsed = sync_url(url)
+        sa.create_engine(parsed).dispose()  # imports the driver
+    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
+        raise DatabaseError(f"cannot use {url!r}: {exc}") from None
+    if parsed.get_backend_name() == "sqlite":
+        path = sqlite_file(parsed)
+        if path is None:
+            raise DatabaseError(f"{url!r} is an in-memory database: nothing would be kept")
+        if path.is_dir():
+            raise DatabaseError(f"{str(path)!r} is a folder, not a database file")
+        FileLock(path).acquire().release()
+    return parsed
+
+
+class FileLock:
+    """An exclusive lock on ``<database>.lock`` next to a SQLite file, so that only one
+    server process at a time serves it (two would both write every table's log)."""
+
+    def __init__(self, database: Path) -> None:
+        self.path = database.with_name(database.name + ".lock")
+        self._fd: int | None = None
+
+    def acquire(self) -> FileLock:
+        """Take the lock (creating the folder and the lock file if needed).
+
+        Raises:
+            DatabaseError: another process holds it, or the file cannot be made.
+        """
+        try:
+            import fcntl
+        except ImportError:  # not on this system: run without the lock
+            return self
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise DatabaseError(f"cannot open {str(self.path)!r}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise DatabaseError(
+                f"{str(self.path.with_suffix(''))!r} is in use by another server process"
+            ) from None
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        """Let the lock go."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 records_t = sa.Table(
     "match_records",
     metadata,
@@ -148,6 +227,7 @@ class Store:
         self._engine: sa.Engine | None = None
         self._thread: ThreadPoolExecutor | None = None
         self.checkpointer: Checkpointer | None = None
+        self.lock: FileLock | None = None
 
     @property
     def engine(self) -> sa.Engine:
@@ -171,18 +251,27 @@ class Store:
         return await asyncio.get_running_loop().run_in_executor(self._thread, work)
 
     async def open(self) -> None:
-        """Connect, set SQLite up (WAL) and create the schema if missing."""
+        """Connect, set SQLite up (WAL) and create the schema if missing.
+
+        Raises:
+            DatabaseError: another server process holds the SQLite file.
+        """
         url = sync_url(self.url)
-        if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
-            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        path = sqlite_file(url)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.lock = FileLock(path).acquire()
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pishti-db")
         try:
             self._engine = await self._run(lambda: self._connect(url))
         except BaseException:
             self._thread.shutdown(wait=False)
             self._thread = None
+            if self.lock is not None:
+                self.lock.release()
+                self.lock = None
             raise
-        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        if path is not None:
             self.checkpointer = Checkpointer(self._engine)
             self.checkpointer.start()
 
@@ -216,6 +305,9 @@ class Store:
         if self._thread is not None:
             self._thread.shutdown(wait=True)
             self._thread = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     async def write(self, batch: WriteBatch) -> None:
         """Write ``batch`` in one transaction and commit it.
