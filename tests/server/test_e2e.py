@@ -380,6 +380,14 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
             "/api/tables", content=parts(), headers={"content-type": "application/json"}
         )
         assert small.status_code == 201, small.text
+        deep = await http.post(
+            "/api/tables",
+            content=b"[" * 1100 + b"]" * 1100,
+            headers={"content-type": "application/json"},
+        )
+        assert deep.status_code == 400 and deep.json()["error"]["code"] == "bad_request"
+        wrong = await http.delete("/api/tables")
+        assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "method_not_allowed"
         missing = await http.get("/api/tables/NoSuchTable1")
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
         early = await http.get(f"/api/tables/{t['table_id']}/record")

@@ -315,6 +315,15 @@ async def test_hostile_input_gets_clear_errors_and_changes_nothing(fast_hub: Hub
         with pytest.raises(Closed):
             await intruder.recv()
         assert intruder.socket.close_code == 4401
+    # A first frame that is binary or too large closes the socket at once (found by a
+    # new-user trial: it stayed open until the hello timeout).
+    for code, send in (("bad_message", "send_bytes"), ("too_large", "send")):
+        intruder = FakeTransport(hub, table.table_id)
+        await getattr(intruder, send)(b"\x00\x01" if send == "send_bytes" else "h" * 5000)
+        assert json.loads(await intruder.recv())["code"] == code
+        with pytest.raises(Closed):
+            await intruder.recv()
+        assert intruder.socket.close_code == 4401
     missing = FakeTransport(hub, "NoSuchTable1")
     await missing.send(json.dumps({"type": "hello", "token": tokens[0]}))
     assert json.loads(await missing.recv())["code"] == "not_found"

@@ -110,7 +110,8 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        codes = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+        code = codes.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))
 
     limiter = AddressLimiter(config.http_rate, config.http_burst, time.monotonic)

@@ -455,8 +455,9 @@ class Hub:
             self._detach(conn)
             await conn.finish()
 
-    async def _receive(self, conn: Connection) -> str | None:
-        """The next admitted text frame, or None once the socket is closed."""
+    async def _receive(self, conn: Connection, first: bool = False) -> str | None:
+        """The next admitted text frame, or None once the socket is closed.  A
+        ``first`` frame that is not text, or too large, closes the socket (4401)."""
         while True:
             message = await conn.socket.receive()
             if message["type"] == "websocket.disconnect":
@@ -468,15 +469,17 @@ class Hub:
             text = message.get("text")
             if text is None:
                 conn.error("bad_message", "messages are JSON text frames", None)
-                continue
-            if len(text) > self.config.max_frame or len(text.encode()) > self.config.max_frame:
+            elif len(text) > self.config.max_frame or len(text.encode()) > self.config.max_frame:
                 conn.error("too_large", f"a frame over {self.config.max_frame} bytes", None)
-                continue
-            return str(text)
+            else:
+                return str(text)
+            if first:
+                conn.close(4401, "the first message must be hello")
+                return None
 
     async def _session(self, conn: Connection, table_id: str) -> None:
         try:
-            text = await asyncio.wait_for(self._receive(conn), HELLO_TIMEOUT)
+            text = await asyncio.wait_for(self._receive(conn, first=True), HELLO_TIMEOUT)
         except TimeoutError:
             conn.error("unauthorized", "no hello", None)
             conn.close(4401, "no hello")
