@@ -388,6 +388,8 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
         assert deep.status_code == 400 and deep.json()["error"]["code"] == "bad_request"
         wrong = await http.delete("/api/tables")
         assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "method_not_allowed"
+        long = await http.get("/api/tables/" + "L" * 10_000)  # not echoed whole
+        assert long.json()["error"]["message"] == f"no table {'L' * 40 + '...'!r}"
         missing = await http.get("/api/tables/NoSuchTable1")
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
         early = await http.get(f"/api/tables/{t['table_id']}/record")

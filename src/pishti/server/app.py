@@ -132,7 +132,8 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     async def _table(table_id: str) -> Table:
         table = await the_hub.table(table_id)
         if table is None:
-            raise ApiError(404, "not_found", f"no table {table_id!r}")
+            shown = table_id if len(table_id) <= 40 else table_id[:40] + "..."
+            raise ApiError(404, "not_found", f"no table {shown!r}")
         return table
 
     @app.post("/api/tables", status_code=201)

@@ -498,7 +498,8 @@ class Hub:
             return
         table = await self.table(table_id)
         if table is None:
-            conn.error("not_found", f"no table {table_id!r}", "hello")
+            shown = table_id if len(table_id) <= 40 else table_id[:40] + "..."
+            conn.error("not_found", f"no table {shown!r}", "hello")
             conn.close(4404, "no such table")
             return
         seat = table.seat_of_token(hello.token)

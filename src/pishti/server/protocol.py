@@ -40,13 +40,15 @@ ERROR_CODES = (
 SEQ_MAX = 2**53
 """Event numbers stay below this (JSON's exact integers)."""
 
+NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]+$"
+"""No control characters, and none of the invisible or direction-changing ones
+(zero-width spaces, marks, embeddings, overrides, isolates) that would let a name
+show as something else beside the others."""
 Name = Annotated[
     str,
-    StringConstraints(
-        strip_whitespace=True, min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f]+$"
-    ),
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=24, pattern=NAME_PATTERN),
 ]
-"""A display name: 1 to 24 characters after trimming, no control characters."""
+"""A display name: 1 to 24 characters after trimming (see :data:`NAME_PATTERN`)."""
 SeatNumber = Annotated[int, Field(ge=0, le=3)]
 Seq = Annotated[int, Field(ge=0, lt=SEQ_MAX)]
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
