@@ -27,9 +27,7 @@ from pishti.server.hub import Hub
 from pishti.server.protocol import CreateTable, JoinTable
 from pishti.server.ratelimit import AddressLimiter
 from pishti.server.table import Table, TableError, TableSettings
-from pishti.server.views import lobby_json
-
-"""HTTP request bodies over this many bytes are refused (413)."""
+from pishti.server.views import lobby_json, no_table
 
 _HTTP_STATUS = {"table_full": 409, "seat_taken": 409, "bad_state": 409, "bad_message": 400}
 
@@ -132,8 +130,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     async def _table(table_id: str) -> Table:
         table = await the_hub.table(table_id)
         if table is None:
-            shown = table_id if len(table_id) <= 40 else table_id[:40] + "..."
-            raise ApiError(404, "not_found", f"no table {shown!r}")
+            raise ApiError(404, "not_found", no_table(table_id))
         return table
 
     @app.post("/api/tables", status_code=201)

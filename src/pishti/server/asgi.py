@@ -16,10 +16,11 @@ is told the client went away, and the client gets ``413 too_large``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+
+from starlette.responses import JSONResponse
 
 from pishti.server.hub import Hub
 
@@ -33,14 +34,17 @@ TABLE_SOCKET = re.compile(r"^/ws/tables/([^/]+)$")
 """The path of a table's WebSocket; the group is the table id."""
 MAX_BODY = 4096
 """The largest HTTP request body accepted, in bytes."""
+TOO_LARGE = JSONResponse(
+    {"error": {"code": "too_large", "message": f"request bodies are limited to {MAX_BODY} bytes"}},
+    status_code=413,
+    headers={"connection": "close"},
+)
+"""The answer to a body over :data:`MAX_BODY` bytes (an ASGI application)."""
 DRAIN_LIMIT = 1 << 20
 """Bytes of a refused body read and thrown away before the answer, so that a client
 still sending reads the answer instead of a reset connection (as web servers'
 "lingering close" does); a longer body is answered, and its connection closed,
 after that many."""
-TOO_LARGE = json.dumps(
-    {"error": {"code": "too_large", "message": f"request bodies are limited to {MAX_BODY} bytes"}}
-).encode()
 
 
 class AsgiSocket:
@@ -91,7 +95,7 @@ class ServerApp:
         """Pass a request to :attr:`api` with its body cut off at :data:`MAX_BODY` bytes."""
         length = dict(scope.get("headers") or ()).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            await _too_large(send)
+            await TOO_LARGE(scope, receive, send)
             return
         received = 0
         cut = False
@@ -126,7 +130,7 @@ class ServerApp:
         if cut and not answered:
             if not whole:
                 await _drain(receive)
-            await _too_large(send)
+            await TOO_LARGE(scope, receive, send)
 
     async def _table_socket(self, table_id: str, receive: Receive, send: Send) -> None:
         first = await receive()
@@ -134,22 +138,6 @@ class ServerApp:
             return  # the client went away before the handshake ended
         await send({"type": "websocket.accept"})
         await self.hub.serve(AsgiSocket(receive, send), table_id)
-
-
-async def _too_large(send: Send) -> None:
-    """Answer ``413 too_large``."""
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(TOO_LARGE)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": TOO_LARGE})
 
 
 async def _drain(receive: Receive) -> None:

@@ -55,6 +55,7 @@ from pishti.server.views import (
     BatchRenderer,
     dumps,
     error_message,
+    no_table,
     welcome_message,
 )
 from pishti.server.writer import Item, Writer
@@ -498,8 +499,7 @@ class Hub:
             return
         table = await self.table(table_id)
         if table is None:
-            shown = table_id if len(table_id) <= 40 else table_id[:40] + "..."
-            conn.error("not_found", f"no table {shown!r}", "hello")
+            conn.error("not_found", no_table(table_id), "hello")
             conn.close(4404, "no such table")
             return
         seat = table.seat_of_token(hello.token)

@@ -222,6 +222,12 @@ class BatchRenderer:
         return text
 
 
+def no_table(table_id: str) -> str:
+    """The ``not_found`` line for an unknown table id (at most 40 of its characters)."""
+    shown = table_id if len(table_id) <= 40 else table_id[:40] + "..."
+    return f"no table {shown!r}"
+
+
 def error_message(code: str, message: str, ref: str | None) -> str:
     """An ``error`` message: ``code`` from the protocol, a line for people, and the
     ``type`` of the client message that caused it (or null)."""
