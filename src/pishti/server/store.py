@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import filelock
 import sqlalchemy as sa
 
 from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
@@ -60,6 +60,16 @@ log_t = sa.Table(
     sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("change", sa.Text, nullable=False),
 )
+
+records_t = sa.Table(
+    "match_records",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("match", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("finished", sa.Float, nullable=False),
+)
+
 
 _set_status = (
     sa.update(tables_t)
@@ -122,58 +132,29 @@ def check_database(url: str) -> sa.URL:
             raise DatabaseError(f"{url!r} is an in-memory database: nothing would be kept")
         if path.is_dir():
             raise DatabaseError(f"{str(path)!r} is a folder, not a database file")
-        FileLock(path).acquire().release()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock_database(path).release()
     return parsed
 
 
-class FileLock:
-    """An exclusive lock on ``<database>.lock`` next to a SQLite file, so that only one
-    server process at a time serves it (two would both write every table's log)."""
+def lock_database(database: Path) -> filelock.BaseFileLock:
+    """Take the exclusive lock on ``<database>.lock`` next to a SQLite file, so that only
+    one server process at a time serves it (two would both write every table's log).
 
-    def __init__(self, database: Path) -> None:
-        self.path = database.with_name(database.name + ".lock")
-        self._fd: int | None = None
+    Returns:
+        The held lock; ``release()`` lets it go.
 
-    def acquire(self) -> FileLock:
-        """Take the lock (creating the folder and the lock file if needed).
-
-        Raises:
-            DatabaseError: another process holds it, or the file cannot be made.
-        """
-        try:
-            import fcntl
-        except ImportError:  # not on this system: run without the lock
-            return self
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise DatabaseError(f"cannot open {str(self.path)!r}: {exc.strerror}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise DatabaseError(
-                f"{str(self.path.with_suffix(''))!r} is in use by another server process"
-            ) from None
-        self._fd = fd
-        return self
-
-    def release(self) -> None:
-        """Let the lock go."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-
-records_t = sa.Table(
-    "match_records",
-    metadata,
-    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
-    sa.Column("match", sa.Integer, primary_key=True, autoincrement=False),
-    sa.Column("record", sa.Text, nullable=False),
-    sa.Column("finished", sa.Float, nullable=False),
-)
+    Raises:
+        DatabaseError: another process holds it, or the lock file cannot be made.
+    """
+    lock = filelock.FileLock(database.with_name(database.name + ".lock"), timeout=0)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise DatabaseError(f"{str(database)!r} is in use by another server process") from None
+    except OSError as exc:
+        raise DatabaseError(f"cannot open {lock.lock_file!r}: {exc.strerror}") from None
+    return lock
 
 
 @dataclass(slots=True)
@@ -227,7 +208,7 @@ class Store:
         self._engine: sa.Engine | None = None
         self._thread: ThreadPoolExecutor | None = None
         self.checkpointer: Checkpointer | None = None
-        self.lock: FileLock | None = None
+        self.lock: filelock.BaseFileLock | None = None
 
     @property
     def engine(self) -> sa.Engine:
@@ -260,7 +241,7 @@ class Store:
         path = sqlite_file(url)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self.lock = FileLock(path).acquire()
+            self.lock = lock_database(path)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pishti-db")
         try:
             self._engine = await self._run(lambda: self._connect(url))
