@@ -86,6 +86,18 @@ def check_finished(players: list[Player], result: dict[str, Any]) -> None:
         assert leaks(record, p.seat, p.messages) == []
 
 
+async def play_to_the_end(
+    server: ServerProcess, table_id: str, players: list[Player], tmp_path: Path
+) -> dict[str, Any]:
+    """The owner (``players[0]``) starts, everyone plays to the end; the match is checked
+    with :func:`check_finished` and its replayed record returned (:func:`record_of`)."""
+    await players[0].send({"type": "start"})
+    await asyncio.gather(*(p.run() for p in players))
+    result = await record_of(server, table_id, tmp_path)
+    check_finished(players, result)
+    return result
+
+
 async def test_four_people_play_a_full_match(server: ServerProcess, tmp_path: Path) -> None:
     t = await create(server)
     tokens = [t["token"]] + [await join(server, t["table_id"], f"p{s}") for s in (1, 2, 3)]
@@ -98,10 +110,7 @@ async def test_four_people_play_a_full_match(server: ServerProcess, tmp_path: Pa
     async with httpx.AsyncClient(base_url=server.http) as http:
         r = await http.post(f"/api/tables/{t['table_id']}/join", json={"name": "late"})
     assert r.status_code == 409 and r.json()["error"]["code"] == "table_full"
-    await players[0].send({"type": "start"})
-    await asyncio.gather(*(p.run() for p in players))
-    result = await record_of(server, t["table_id"], tmp_path)
-    check_finished(players, result)
+    result = await play_to_the_end(server, t["table_id"], players, tmp_path)
     assert sum(p.played for p in players) == sum(len(d.plays) for d in result["record"].decks)
     assert all(p.errors == [] for p in players)
     async with httpx.AsyncClient(base_url=server.http) as http:
@@ -121,10 +130,7 @@ async def test_batching_and_single_event_clients_play_a_match_together(
     ]
     for p in players:
         await p.hello()
-    await players[0].send({"type": "start"})
-    await asyncio.gather(*(p.run() for p in players))
-    result = await record_of(server, t["table_id"], tmp_path)
-    check_finished(players, result)
+    await play_to_the_end(server, t["table_id"], players, tmp_path)
     assert all(p.errors == [] for p in players)
     for p in players:
         kinds = {f["type"] for f in p.frames}
@@ -162,10 +168,7 @@ async def test_the_two_player_game(server: ServerProcess, tmp_path: Path) -> Non
     ]
     for p in players:
         await p.hello()
-    await players[0].send({"type": "start"})
-    await asyncio.gather(*(p.run() for p in players))
-    result = await record_of(server, t["table_id"], tmp_path)
-    check_finished(players, result)
+    result = await play_to_the_end(server, t["table_id"], players, tmp_path)
     assert result["record"].players == 2
     deals = [len(d.deals) for d in result["record"].decks]
     assert set(deals) == {6}  # R8.1: six deals per deck
