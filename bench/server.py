@@ -6,7 +6,10 @@ folder), creates tables of four persons over HTTP, and spreads them over
 opens one WebSocket per seat of its tables and plays them.  Two phases:
 
 1. **Paced**: ``--tables`` tables (1,000: 4,000 connections), each moving once
-   every ``--interval`` seconds (1 s), for ``--duration`` seconds.
+   every ``--interval`` seconds (1 s), for ``--duration`` seconds.  Each table
+   keeps a schedule of its own, its first move at a random moment of the first
+   interval (``--jitter`` varies each gap at random), so the moves stay spread
+   over the second (``bench/server_clients.py`` says why).
 2. **Full speed**: ``--fast-tables`` tables whose seats play as soon as their
    clock starts, for ``--fast-duration`` seconds.
 
@@ -197,6 +200,7 @@ async def phase(
                 "ws": ws_base,
                 "tables": tables[k::procs_n],
                 "interval": interval,
+                "jitter": args.jitter,
                 "batch": args.batch,
                 "seed": k,
                 "out": str(folder / f"clients-{name}-{k}.json"),
@@ -296,6 +300,12 @@ async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--tables", type=int, default=1000, help="tables of the paced phase")
     ap.add_argument("--interval", type=float, default=1.0, help="seconds between moves")
+    ap.add_argument(
+        "--jitter",
+        type=float,
+        default=0.0,
+        help="paced gaps vary at random by this fraction of --interval (0 to 1)",
+    )
     ap.add_argument("--duration", type=float, default=30.0, help="measured seconds, paced")
     ap.add_argument("--fast-tables", type=int, default=100, help="tables of the full-speed phase")
     ap.add_argument("--fast-duration", type=float, default=20.0, help="measured seconds")
@@ -307,6 +317,8 @@ async def main() -> None:
         "--serve-arg", action="append", default=[], help="one more argument of pishti serve"
     )
     args = ap.parse_args()
+    if not 0 <= args.jitter <= 1:
+        ap.error("--jitter must be from 0 to 1")
     runs: list[tuple[str, int, float]] = []
     if args.tables:
         runs.append(("paced", args.tables, args.interval))

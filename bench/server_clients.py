@@ -3,7 +3,7 @@
 The parent writes one JSON job line on stdin::
 
     {"ws": "ws://127.0.0.1:PORT", "tables": [[table_id, [token x4]], ...],
-     "interval": seconds, "batch": bool, "seed": int, "out": path}
+     "interval": seconds, "jitter": fraction, "batch": bool, "seed": int, "out": path}
 
 The process opens one WebSocket per seat (the ``websockets`` asyncio client),
 says ``hello`` and prints ``{"ready": ...}``.  The parent then writes
@@ -17,6 +17,16 @@ Clients stay lean: a frame is searched as bytes for its last ``"seq":``, for
 (one per deal) are decoded as JSON, for the hand.  A seat removes a card from
 its hand when it plays it.  When a match is over, seat 0 (the owner) asks for a
 rematch, so tables keep moving however long the run.
+
+Paced tables (``interval`` above 0) move on a schedule of their own: the first
+move at a random moment of the first interval, each next one ``interval``
+seconds after the last *scheduled* one (times ``1 ± jitter``, at random).  A
+seat whose turn comes after its table's moment has passed plays at the next
+moment on the schedule, not at once.  So the tables' moves stay spread over
+each second as a thousand independent players' would.  (Timing each move from
+the last one *sent* let the tables bunch up: after any delay, every table whose
+moment had passed played at the same instant, and kept doing so each second
+after, in waves of three times the mean rate.)
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import math
 import random
 import resource
 import sys
@@ -57,16 +68,40 @@ class Table:
     seen the last one, so one shared counter would mix them up.)
     """
 
-    __slots__ = ("conns", "hands", "interval", "next_move", "pending", "played", "table_id")
+    __slots__ = (
+        "conns",
+        "hands",
+        "interval",
+        "jitter",
+        "next_move",
+        "pending",
+        "played",
+        "table_id",
+    )
 
-    def __init__(self, table_id: str, interval: float) -> None:
+    def __init__(self, table_id: str, interval: float, jitter: float = 0.0) -> None:
         self.table_id = table_id
         self.interval = interval
+        self.jitter = jitter
         self.conns: list[ClientConnection] = []
         self.hands: list[list[str]] = [[], [], [], []]
         self.played = [0, 0, 0, 0]
         self.pending: dict[int, list[float]] = {}
         self.next_move = 0.0
+        """The moment (``time.monotonic()`` seconds) of the table's next scheduled move."""
+
+    def schedule(self, now: float, rng: random.Random) -> float:
+        """Seconds to wait before the move of a seat whose turn came at ``now``: until
+        the table's next scheduled moment, or the first one after ``now`` if that has
+        passed (see the module's docstring); 0 at full speed."""
+        if self.interval <= 0:
+            return 0.0
+        moment = self.next_move
+        if moment < now:
+            moment += math.ceil((now - moment) / self.interval) * self.interval
+        gap = self.interval * (1.0 + self.jitter * (2.0 * rng.random() - 1.0))
+        self.next_move = moment + gap
+        return moment - now
 
 
 def dealt_hand(frame: bytes, seat: int) -> list[str] | None:
@@ -120,12 +155,11 @@ async def seat_loop(
         if seat == 0 and b'"match_over"' in frame:
             await ws.send('{"type":"rematch"}')
         if my_clock in frame and hand:
-            wait = table.next_move - clock()
+            wait = table.schedule(clock(), rng)
             if wait > 0:
                 await asyncio.sleep(wait)
             card = hand.pop(rng.randrange(len(hand)))
             now = clock()
-            table.next_move = now + table.interval
             table.pending[table.played[seat]] = [now, 0]
             await ws.send(b'{"type":"play","card":"%s","seq":%d}' % (card.encode(), seq), text=True)
 
@@ -152,7 +186,7 @@ async def open_seat(ws_base: str, table: Table, token: str, batch: bool) -> Clie
 async def run(job: dict[str, Any]) -> dict[str, Any]:
     """Connect, wait for the parent's go, play, and return the figures."""
     loop = asyncio.get_running_loop()
-    tables = [Table(table_id, job["interval"]) for table_id, _ in job["tables"]]
+    tables = [Table(t, job["interval"], job.get("jitter", 0.0)) for t, _ in job["tables"]]
     tokens = [t for _, t in job["tables"]]
     started = time.monotonic()
     for first in range(0, len(tables), 25):
