@@ -8,10 +8,12 @@ import json
 import random
 from pathlib import Path
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 
 from pishti.records import loads_record
+from pishti.server.clock import VirtualScheduler
 from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
 from pishti.server.table import Table, TableSettings
@@ -367,7 +369,7 @@ async def test_a_finished_table_nobody_watches_leaves_memory_and_reads_back(
     tmp_path: Path,
 ) -> None:
     config = ServerConfig(
-        db_url=f"sqlite:///{tmp_path / 'evict.db'}", bot_delay=0.0, rate=10000, finished_idle=0.2
+        db_url=f"sqlite:///{tmp_path / 'evict.db'}", bot_delay=0.0, rate=10000, idle_unload=0.2
     )
     hub = Hub(config)
     await hub.start()
@@ -395,5 +397,41 @@ async def test_a_finished_table_nobody_watches_leaves_memory_and_reads_back(
         assert again is not None and again is not table
         assert (again.status, again.seq, lobby_json(again)) == ("finished", seq, lobby)
         assert await hub.store.record(table.table_id) is not None
+    finally:
+        await hub.stop()
+
+
+async def test_a_waiting_table_at_rest_leaves_memory_and_is_read_back_on_demand(
+    tmp_path: Path,
+) -> None:
+    """A waiting table nobody is connected to leaves memory once it has not changed for
+    ``idle_unload`` seconds (a join starts the wait again); a restart does not load it;
+    its lobby and a join read it back from its log."""
+    clock = VirtualScheduler()
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'rest.db'}", idle_unload=300.0)
+    hub = Hub(config, scheduler=clock)
+    await hub.start()
+    try:
+        table, _, _ = await hub.create_table("owner", TableSettings(4, 101, "normal"))
+        table_id = table.table_id
+        clock.advance(200.0)
+        assert await hub.join(table, "early", 2) == (2, ANY)
+        clock.advance(200.0)  # 400 s since it was made, 200 s since the join
+        assert hub.tables.get(table_id) is table and hub.evicted == 0
+        clock.advance(150.0)
+        assert table_id not in hub.tables and hub.evicted == 1 and table.closed
+        lobby = lobby_json(table)
+        again = await hub.table(table_id)
+        assert again is not None and again is not table and lobby_json(again) == lobby
+        assert await hub.join(again, "late", None) == (1, ANY)
+    finally:
+        await hub.stop()
+    hub = Hub(config, scheduler=VirtualScheduler())
+    await hub.start()
+    try:
+        assert hub.tables == {}  # only tables being played are resumed at start
+        back = await hub.table(table_id)
+        assert back is not None
+        assert [s["name"] for s in lobby_json(back)["seats"]] == ["owner", "late", "early", None]
     finally:
         await hub.stop()

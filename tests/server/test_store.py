@@ -77,7 +77,7 @@ async def test_a_table_is_written_and_read_back_through_the_database_thread(
         assert stored is not None
         assert stored.status == "playing"
         assert stored.changes == [{"kind": "sit", "seat": 0}, {"kind": "start"}]
-        assert [t.table_id for t in await store.unfinished()] == ["table-one"]
+        assert [t.table_id for t in await store.playing()] == ["table-one"]
         assert await store.load("no-such-table") is None
         assert await store.record("table-one") is None
     finally:
@@ -90,12 +90,14 @@ async def test_a_failed_transaction_writes_nothing(tmp_path: Path) -> None:
     store = Store(str(sync_url(f"sqlite:///{tmp_path / 'b.db'}")))
     await store.open()
     try:
-        await store.write(WriteBatch(new_tables=[new_table("table-two")]))
-        duplicate = WriteBatch(new_tables=[new_table("table-three"), new_table("table-two")])
+        await store.write(WriteBatch(new_tables=[new_table("table-two", "playing")]))
+        duplicate = WriteBatch(
+            new_tables=[new_table("table-three", "playing"), new_table("table-two")]
+        )
         with pytest.raises(sa.exc.IntegrityError):
             await store.write(duplicate)
         assert await store.load("table-three") is None
-        assert [t.table_id for t in await store.unfinished()] == ["table-two"]
+        assert [t.table_id for t in await store.playing()] == ["table-two"]
     finally:
         await store.close()
 

@@ -56,9 +56,10 @@ class ServerConfig:
         web_dir: a folder with the browser client (``index.html``); None for the
             built-in placeholder page.
         sqlite_synchronous: SQLite's ``synchronous`` pragma (``FULL`` or ``NORMAL``).
-        finished_idle: seconds a finished table with nobody connected stays in
-            memory; after that it is dropped, and read back from the database if
-            anyone asks for it again (a rematch, its lobby).
+        idle_unload: seconds a table that is not playing (waiting or finished)
+            stays in memory with nobody connected and no change; after that it
+            is dropped, and read back from the database if anyone asks for it
+            again (its lobby, a join, a rematch).
         http_rate: tables created and seats taken (HTTP) a second per client address.
         http_burst: how many of those an address may make at once.
         gc_sweep: None leaves Python's garbage collector as it is; a number of
@@ -77,7 +78,7 @@ class ServerConfig:
     outbox_limit: int = 1024
     web_dir: Path | None = None
     sqlite_synchronous: str = "NORMAL"
-    finished_idle: float = 300.0
+    idle_unload: float = 300.0
     http_rate: float = 0.5
     http_burst: float = 20.0
     gc_sweep: float | None = None

@@ -242,7 +242,8 @@ class Hub:
         self.conns: dict[str, dict[int, Connection]] = {}
         self.writer = Writer(self.store, self._on_write_failure)
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
-        self._idle_since: dict[str, float] = {}
+        self._idle_since: dict[str, tuple[float, int]] = {}
+        """For each table at rest: since when (``scheduler.now()`` seconds), at which log size."""
         self._evict_timer: Timer | None = None
         self.evicted = 0
         self.started_at = time.time()
@@ -257,15 +258,17 @@ class Hub:
     # -- life --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Open the database, start the writer and resume every unfinished table."""
+        """Open the database, start the writer and resume every table being played
+        (their clocks start again).  Tables at rest (waiting or finished) are read
+        from the database when someone asks for one."""
         await self.store.open()
         self.writer.start()
         resumed = 0
-        for stored in await self.store.unfinished():
+        for stored in await self.store.playing():
             if self._restore(stored) is not None:
                 resumed += 1
         if resumed:
-            log.info("resumed %d unfinished tables", resumed)
+            log.info("resumed %d tables being played", resumed)
         await self.writer.flush()
         self._schedule_eviction()
 
@@ -285,19 +288,24 @@ class Hub:
     # -- tables ------------------------------------------------------------------
 
     def _schedule_eviction(self) -> None:
-        every = min(60.0, max(0.05, self.config.finished_idle / 2))
-        self._evict_timer = self.scheduler.call_later(every, self._evict_finished)
+        every = min(60.0, max(0.05, self.config.idle_unload / 2))
+        self._evict_timer = self.scheduler.call_later(every, self._evict_idle)
 
-    def _evict_finished(self) -> None:
-        """Drop the finished tables nobody has been connected to for ``finished_idle``
-        seconds; :meth:`table` reads them back from the database when asked."""
+    def _evict_idle(self) -> None:
+        """Drop the tables at rest (waiting or finished) that nobody has been connected
+        to, and that have not changed, for ``idle_unload`` seconds; :meth:`table`
+        reads them back from the database when asked.  (A table being played keeps
+        its clocks and holds, so it stays.)"""
         now = self.scheduler.now()
         for table_id, table in list(self.tables.items()):
-            if table.status != "finished" or self.conns.get(table_id):
+            if table.status == "playing" or self.conns.get(table_id):
                 self._idle_since.pop(table_id, None)
                 continue
-            since = self._idle_since.setdefault(table_id, now)
-            if now - since >= self.config.finished_idle:
+            since, size = self._idle_since.get(table_id, (now, table.log_size))
+            if size != table.log_size:  # a join or a rematch over HTTP: idle from now
+                since, size = now, table.log_size
+            self._idle_since[table_id] = (since, size)
+            if now - since >= self.config.idle_unload:
                 del self.tables[table_id]
                 del self._idle_since[table_id]
                 table.close()

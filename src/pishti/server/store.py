@@ -326,15 +326,15 @@ class Store:
             row = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
             return None if row is None else self._stored(conn, row)
 
-    async def unfinished(self) -> list[StoredTable]:
-        """Every table still waiting or playing, with its changes."""
-        return await self._run(self._unfinished)
+    async def playing(self) -> list[StoredTable]:
+        """Every table whose match is being played, with its changes (oldest first)."""
+        return await self._run(self._playing)
 
-    def _unfinished(self) -> list[StoredTable]:
+    def _playing(self) -> list[StoredTable]:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(tables_t)
-                .where(tables_t.c.status != "finished")
+                .where(tables_t.c.status == "playing")
                 .order_by(tables_t.c.created)
             ).all()
             return [self._stored(conn, row) for row in rows]
