@@ -12,6 +12,7 @@ from unittest.mock import ANY
 
 import pytest
 
+from pishti.engine.cards import card_text
 from pishti.records import loads_record
 from pishti.server.clock import VirtualScheduler
 from pishti.server.config import ServerConfig
@@ -435,3 +436,44 @@ async def test_a_waiting_table_at_rest_leaves_memory_and_is_read_back_on_demand(
         assert [s["name"] for s in lobby_json(back)["seats"]] == ["owner", "late", "early", None]
     finally:
         await hub.stop()
+
+
+async def test_replies_never_overtake_the_welcome_or_the_events_they_speak_of(
+    fast_hub: Hub,
+) -> None:
+    """protocol.md: ``welcome`` is the first message of a connection, and nothing is told
+    before it is committed, errors about an event included."""
+    hub = fast_hub
+    table, tokens = await seated(hub, 2, 2)
+    a = Player(FakeTransport(hub, table.table_id), tokens[0])
+    # Seat 1 says hello, then at once pings and tries to start (it is not the owner).
+    b = FakeTransport(hub, table.table_id)
+    await b.send(json.dumps({"type": "hello", "token": tokens[1]}))
+    await b.send(json.dumps({"type": "ping"}))
+    await b.send(json.dumps({"type": "start"}))
+    first = [json.loads(await b.recv()) for _ in range(3)]
+    assert [m["type"] for m in first] == ["welcome", "pong", "error"]
+    assert (first[2]["code"], first[2]["ref"]) == ("not_owner", "start")
+    await a.hello()
+    await a.send({"type": "start"})
+    await a.run(until=lambda q: q.to_play is not None)
+    assert table.match is not None and table.to_play is not None
+    log_size = table.log_size
+    # The same play twice in a row: the copy's error comes after the play's event, and
+    # names it as the start of the turn that the copy is too late for.
+    seat = table.to_play
+    mover = a.transport if seat == 0 else b
+    card = card_text(table.match.deck.hands[seat][0])
+    play = json.dumps({"type": "play", "card": card, "seq": table.seq})
+    await mover.send(play)
+    await mover.send(play)
+    seen = [json.loads(await mover.recv())]
+    while seen[-1]["type"] != "error":
+        seen.append(json.loads(await mover.recv()))
+    played = [
+        m["seq"] for m in seen if m["type"] == "event" and m["event"]["type"] == "card_played"
+    ]
+    assert len(played) == 1 and seen[-2]["seq"] >= played[0]
+    assert (seen[-1]["code"], seen[-1]["ref"]) == ("stale", "play")
+    assert seen[-1]["message"].endswith(f"(it began at event {played[0]})")
+    assert table.log_size == log_size + 1

@@ -118,6 +118,7 @@ class Connection:
         self.closing = False
         self.closed = False
         self.outbox: deque[str | _Close] = deque()
+        self._held: list[str] | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.bucket = TokenBucket(config.rate, config.rate, now())
@@ -131,8 +132,14 @@ class Connection:
         self._task = asyncio.get_running_loop().create_task(self._send_loop())
 
     def push(self, text: str) -> None:
-        """Queue one message (JSON text) for sending."""
+        """Queue one message (JSON text) for sending (held back while :meth:`hold` is on)."""
         if self.closed:
+            return
+        if self._held is not None:
+            self._held.append(text)
+            if len(self._held) > self.config.outbox_limit:
+                self._held = None
+                self.close(4408, "too slow: reconnect for a snapshot")
             return
         self.outbox.append(text)
         if len(self.outbox) > self.config.outbox_limit:
@@ -145,10 +152,24 @@ class Connection:
         """Queue an ``error`` message."""
         self.push(error_message(code, message, ref))
 
+    def hold(self) -> None:
+        """Hold back what is pushed from now on until :meth:`release` (the ``welcome``
+        goes first, protocol.md)."""
+        self._held = []
+
+    def release(self, first: list[str]) -> None:
+        """Queue ``first``, then what was held back, and stop holding."""
+        held, self._held = self._held or [], None
+        for text in first + held:
+            self.push(text)
+
     def close(self, code: int, reason: str) -> None:
-        """Send what is queued, then close the socket with ``code``."""
+        """Send what is queued (and held back), then close the socket with ``code``."""
         if self.closed:
             return
+        if self._held is not None:
+            self.outbox.extend(self._held)
+            self._held = None
         self.outbox.append(_Close(code, reason))
         self.closed = True
         self._wake.set()
@@ -536,6 +557,7 @@ class Hub:
         if old is not None:
             old.ready = False
             old.close(4409, "replaced by a newer connection")
+        conn.hold()  # replies to messages sent before the welcome come after it
         table.connect(seat)
         missed = table.events_since(last_seq) if last_seq is not None else None
         texts = [welcome_message(table, seat, resumed=missed is not None)]
@@ -549,8 +571,7 @@ class Hub:
         def ready() -> None:
             if conns.get(seat) is conn and not conn.closed:
                 conn.ready = True
-                for text in texts:
-                    conn.push(text)
+                conn.release(texts)
 
         self.writer.after(ready)
 
@@ -596,7 +617,9 @@ class Hub:
             elif isinstance(message, Hello):
                 raise TableError("bad_state", "hello was already said")
         except TableError as exc:
-            conn.error(exc.code, exc.message, message.type)
+            # Told once what came before is committed and told: the error may speak of
+            # an event (a move just made) that the seats have not been told yet.
+            self.writer.after(partial(conn.error, exc.code, exc.message, message.type))
 
     # -- figures -------------------------------------------------------------------
 

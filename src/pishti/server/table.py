@@ -472,7 +472,9 @@ class Table:
             raise TableError("stale", f"event {seq} has not happened (the last is {self.seq})")
         if seq < self.turn_seq:
             raise TableError(
-                "stale", f"this play answers event {seq}; the turn began at event {self.turn_seq}"
+                "stale",
+                f"this play answers event {seq}, from before the turn to play "
+                f"(it began at event {self.turn_seq})",
             )
         if match.to_play != seat:
             raise TableError("not_your_turn", f"it is seat {match.to_play}'s turn")
