@@ -352,6 +352,28 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
     async with httpx.AsyncClient(base_url=server.http) as http:
         bad = await http.post("/api/tables", json={"name": " ", "players": 3})
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_request"
+        json_type = {"content-type": "application/json"}
+        for body, message in [
+            (b'{"name": "ann", ', "the body is not valid JSON"),
+            (b"", "the body must be a JSON object"),
+            (b"[1]", "the body must be a JSON object"),
+            (b'{"players": 2}', "name: is required"),
+            (b'{"name": "ann", "target": "51"}', "target: must be a whole number"),
+            (
+                b'{"name": "a\\u202eb"}',
+                "name: must not hold control, invisible or direction-changing characters",
+            ),
+        ]:
+            r = await http.post("/api/tables", content=body, headers=json_type)
+            error = {"code": "bad_request", "message": message}
+            assert (r.status_code, r.json()["error"]) == (400, error), body
+        r = await http.post(f"/api/tables/{t['table_id']}/join", json={"name": "b", "seat": "1"})
+        error = {"code": "bad_request", "message": "seat: must be a whole number"}
+        assert (r.status_code, r.json()["error"]) == (400, error)
+        for odd in ("1_0", "+1", "1.0", "1\n", "١", "0x1", "9999999999"):
+            r = await http.get(f"/api/tables/{t['table_id']}/record", params={"match": odd})
+            error = {"code": "bad_request", "message": "match: must be a match number (1, 2, ...)"}
+            assert (r.status_code, r.json()["error"]) == (400, error), odd
         big = await http.post("/api/tables", content=b"x" * 5000)
         assert big.status_code == 413 and big.json()["error"]["code"] == "too_large"
 

@@ -24,7 +24,7 @@ from pishti.server.asgi import ServerApp
 from pishti.server.collector import Collector
 from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
-from pishti.server.protocol import CreateTable, JoinTable
+from pishti.server.protocol import CreateTable, JoinTable, explain
 from pishti.server.ratelimit import AddressLimiter
 from pishti.server.table import Table, TableError, TableSettings
 from pishti.server.views import lobby_json, no_table
@@ -102,9 +102,12 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        text = first.get("msg", "invalid request")
-        return _error(400, "bad_request", f"{where}: {text}" if where else str(text))
+        loc = tuple(first.get("loc", ()))
+        if first.get("type") == "json_invalid":
+            return _error(400, "bad_request", "the body is not valid JSON")
+        where = ".".join(str(p) for p in loc[1:])  # without "body", "query" or "path"
+        text = explain(first, where)
+        return _error(400, "bad_request", text.replace("the message", "the body", 1))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -171,14 +174,20 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         return {"seat": seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
-    async def get_record(table_id: str, match: int | None = None) -> Response:
-        """The R10 record of a finished match (the latest when ``match`` is not given)."""
+    async def get_record(table_id: str, match: str | None = None) -> Response:
+        """The R10 record of a finished match (the latest when ``match`` is not given);
+        ``match`` is its number, 1 for the first, in plain digits."""
+        number: int | None = None
+        if match is not None:
+            if not (match.isascii() and match.isdigit()) or len(match) > 9:
+                raise ApiError(400, "bad_request", "match: must be a match number (1, 2, ...)")
+            number = int(match)
         table = await _table(table_id)
-        if match is not None and not 1 <= match <= table.match_no:
-            raise ApiError(404, "not_found", f"no match {match} at this table")
-        found = await the_hub.store.record(table_id, match)
+        if number is not None and not 1 <= number <= table.match_no:
+            raise ApiError(404, "not_found", f"no match {number} at this table")
+        found = await the_hub.store.record(table_id, number)
         if found is None:
-            what = "no match of this table is over" if match is None else f"match {match} is on"
+            what = "no match of this table is over" if number is None else f"match {number} is on"
             raise ApiError(409, "not_finished", f"{what}: no record to give yet (R7.7)")
         number, text = found
         return Response(

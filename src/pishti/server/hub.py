@@ -520,7 +520,7 @@ class Hub:
             hello = parse_message(text)
         except BadMessage as exc:
             conn.error("bad_message", exc.message, exc.ref)
-            conn.close(4401, "the first message must be hello")
+            conn.close(4401, "the first message must be a valid hello")
             return
         if not isinstance(hello, Hello):
             conn.error("unauthorized", "the first message must be hello", hello.type)

@@ -8,7 +8,8 @@ and :class:`JoinTable`.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -149,6 +150,33 @@ class BadMessage(Exception):
         self.ref = ref
 
 
+_WHOLE_NUMBER_ERRORS = frozenset({"int_type", "int_parsing", "int_from_float", "bool_type"})
+_OBJECT_ERRORS = frozenset({"model_attributes_type", "model_type", "dict_type"})
+
+
+def explain(error: Mapping[str, Any], where: str) -> str:
+    """One line for people about one pydantic validation ``error`` of the field at
+    ``where`` (dotted; empty for the whole message): what is wrong, in the
+    protocol's words, not the validator's."""
+    kind = str(error.get("type", ""))
+    message = str(error.get("msg", "invalid"))
+    if kind == "json_invalid":
+        return "not valid JSON"
+    if kind in _OBJECT_ERRORS or (kind == "missing" and not where):
+        text = "must be a JSON object"
+    elif kind == "missing":
+        text = "is required"
+    elif kind in _WHOLE_NUMBER_ERRORS:
+        text = "must be a whole number"
+    elif kind == "string_pattern_mismatch" and where.endswith("name"):
+        text = "must not hold control, invisible or direction-changing characters"
+    elif kind == "string_pattern_mismatch":
+        text = "is not in the expected form"
+    else:
+        text = message.removeprefix("Value error, ")
+    return f"{where}: {text}" if where else f"the message {text}"
+
+
 def _ref_of(text: str) -> str | None:
     """The ``type`` of a message that failed validation, when it is a known one."""
     import json
@@ -186,9 +214,7 @@ def parse_message(
         elif kind == "union_tag_invalid":
             reason = "unknown message type"
         else:
-            reason = (
-                f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
-            )
+            reason = explain(first, where)
         raise BadMessage(reason, _ref_of(text)) from None
 
 
