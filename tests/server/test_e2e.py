@@ -363,6 +363,10 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
                 b'{"name": "a\\u202eb"}',
                 "name: must not hold control, invisible or direction-changing characters",
             ),
+            (b'{"name": "   "}', "name: must hold a character that shows"),
+            (b'{"name": "a\\ud800b"}', "name: must be valid Unicode text"),
+            (b'{"name": "\xff"}', "the body is not valid JSON"),
+            (b'{"name": "ann", "color": 1}', "color: is not a field of this message"),
         ]:
             r = await http.post("/api/tables", content=body, headers=json_type)
             error = {"code": "bad_request", "message": message}

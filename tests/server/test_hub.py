@@ -477,3 +477,18 @@ async def test_replies_never_overtake_the_welcome_or_the_events_they_speak_of(
     assert (seen[-1]["code"], seen[-1]["ref"]) == ("stale", "play")
     assert seen[-1]["message"].endswith(f"(it began at event {played[0]})")
     assert table.log_size == log_size + 1
+
+
+async def test_a_pong_comes_after_what_the_messages_before_it_changed(fast_hub: Hub) -> None:
+    """A client may send ``ping`` to learn that its earlier messages are all answered."""
+    table, tokens = await seated(fast_hub, 2, 1)
+    owner = Player(FakeTransport(fast_hub, table.table_id), tokens[0])
+    await owner.hello()
+    for message in ({"type": "add_bot", "seat": 1, "level": "novice"}, {"type": "dance"}):
+        await owner.transport.send(json.dumps(message))
+        await owner.transport.send(json.dumps({"type": "ping"}))
+    seen = [json.loads(await owner.transport.recv())]
+    while len([m for m in seen if m["type"] == "pong"]) < 2:
+        seen.append(json.loads(await owner.transport.recv()))
+    kinds = [m["event"]["type"] if m["type"] == "event" else m["type"] for m in seen]
+    assert kinds == ["seat_changed", "pong", "error", "pong"]

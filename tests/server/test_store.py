@@ -274,3 +274,19 @@ def test_serve_refuses_a_bad_database_with_one_line(tmp_path: Path) -> None:
     )
     assert out.returncode == 2
     assert out.stderr == f"pishti: --db: {str(tmp_path)!r} is a folder, not a database file\n"
+
+
+def test_serve_refuses_an_unknown_log_level_with_one_line(tmp_path: Path) -> None:
+    # Found by a new-user trial: --log-level loud ended in a traceback.
+    pishti = str(Path(sys.executable).with_name("pishti"))
+    out = subprocess.run(
+        [pishti, "serve", "--port", "0", "--db", str(tmp_path / "x.db"), "--log-level", "loud"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2
+    assert (
+        out.stderr == "pishti: --log-level must be one of: debug, info, warning, error, critical\n"
+    )
+    assert not (tmp_path / "x.db").exists()

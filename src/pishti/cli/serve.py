@@ -13,6 +13,8 @@ from pishti.cli.app import app, fail
 WS_MAX_SIZE = 64 * 1024
 """Frames over this many bytes are cut off by the WebSocket layer itself (code 1009);
 the server refuses frames over 4 KiB with a ``too_large`` error before that."""
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+"""The values of ``--log-level``."""
 
 
 @app.command("serve")
@@ -31,7 +33,9 @@ def serve_command(
     web: Annotated[
         Path | None, typer.Option(help="Folder of the browser client (with index.html).")
     ] = None,
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_level: Annotated[
+        str, typer.Option(help="debug, info, warning, error or critical.")
+    ] = "info",
     time_scale: Annotated[
         float,
         typer.Option(
@@ -81,6 +85,8 @@ def serve_command(
             "--time-scale, --rate and --http-rate above 0",
             2,
         )
+    if log_level.lower() not in LOG_LEVELS:
+        raise fail(f"--log-level must be one of: {', '.join(LOG_LEVELS)}", 2)
     if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
         raise fail("--sqlite-synchronous must be FULL, NORMAL or EXTRA", 2)
     web_dir = web

@@ -113,7 +113,10 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
         code = codes.get(exc.status_code, "http_error")
-        return _error(exc.status_code, code, str(exc.detail))
+        detail = str(exc.detail)
+        if detail == "There was an error parsing the body":  # not UTF-8, or nested too deep
+            detail = "the body is not valid JSON"
+        return _error(exc.status_code, code, detail)
 
     limiter = AddressLimiter(config.http_rate, config.http_burst, time.monotonic)
 

@@ -592,13 +592,16 @@ class Hub:
         try:
             message = parse_message(text)
         except BadMessage as exc:
-            conn.error("bad_message", exc.message, exc.ref)
+            # In turn too: every reply comes in the order of the messages it answers.
+            self.writer.after(partial(conn.error, "bad_message", exc.message, exc.ref))
             return
         try:
             if isinstance(message, Play):
                 table.play(seat, message.card, message.seq)
             elif isinstance(message, Ping):
-                conn.push(PONG)
+                # Answered in turn, after what the messages before it changed: a
+                # client may take the pong to mean those are all told.
+                self.writer.after(partial(conn.push, PONG))
             elif isinstance(message, TakeOver):
                 table.take_over(seat)
             elif isinstance(message, AddBot):

@@ -8,10 +8,12 @@ and :class:`JoinTable`.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -41,15 +43,52 @@ ERROR_CODES = (
 SEQ_MAX = 2**53
 """Event numbers stay below this (JSON's exact integers)."""
 
-NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]+$"
-"""No control characters, and none of the invisible or direction-changing ones
-(zero-width spaces, marks, embeddings, overrides, isolates) that would let a name
-show as something else beside the others."""
+NAME_JOINERS = frozenset("\u200c\u200d")
+"""The only format characters a name may hold: the zero-width non-joiner and joiner,
+which scripts such as Persian and emoji sequences (a family) need."""
+BLANK_LETTERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+"""Letters and symbols that show as nothing: the Hangul fillers and the Braille blank."""
+MAX_MARKS = 4
+"""Combining marks allowed on one character (more pile up over the other names)."""
+
+
+def visible_name(value: str) -> str:
+    """Check a display name (already trimmed): no control, format (invisible,
+    direction-changing) or separator characters but spaces, at least one
+    character that shows, and at most :data:`MAX_MARKS` marks on a character.
+
+    Raises:
+        ValueError: the name breaks one of these, with the reason.
+    """
+    if not value:
+        raise ValueError("must hold a character that shows")
+    marks = 0
+    shows = False
+    for char in value:
+        category = unicodedata.category(char)
+        if category[0] == "M":
+            marks += 1
+            if marks > MAX_MARKS:
+                raise ValueError(f"must not stack more than {MAX_MARKS} marks on a character")
+            continue
+        marks = 0
+        if category in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp") or (
+            category == "Cf" and char not in NAME_JOINERS
+        ):
+            raise ValueError("must not hold control, invisible or direction-changing characters")
+        if category[0] in "LNPS" and char not in BLANK_LETTERS:
+            shows = True
+    if not shows:
+        raise ValueError("must hold a character that shows")
+    return value
+
+
 Name = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=24, pattern=NAME_PATTERN),
+    StringConstraints(strip_whitespace=True, max_length=24),
+    AfterValidator(visible_name),
 ]
-"""A display name: 1 to 24 characters after trimming (see :data:`NAME_PATTERN`)."""
+"""A display name: up to 24 characters after trimming spaces (see :func:`visible_name`)."""
 SeatNumber = Annotated[int, Field(ge=0, le=3)]
 Seq = Annotated[int, Field(ge=0, lt=SEQ_MAX)]
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
@@ -150,7 +189,7 @@ class BadMessage(Exception):
         self.ref = ref
 
 
-_WHOLE_NUMBER_ERRORS = frozenset({"int_type", "int_parsing", "int_from_float", "bool_type"})
+_WHOLE_NUMBER_ERRORS = frozenset({"int_type", "int_parsing", "int_from_float"})
 _OBJECT_ERRORS = frozenset({"model_attributes_type", "model_type", "dict_type"})
 
 
@@ -168,8 +207,14 @@ def explain(error: Mapping[str, Any], where: str) -> str:
         text = "is required"
     elif kind in _WHOLE_NUMBER_ERRORS:
         text = "must be a whole number"
-    elif kind == "string_pattern_mismatch" and where.endswith("name"):
-        text = "must not hold control, invisible or direction-changing characters"
+    elif kind in ("bool_type", "bool_parsing"):
+        text = "must be true or false"
+    elif kind == "string_unicode":
+        text = "must be valid Unicode text"
+    elif kind == "string_too_long":
+        text = f"must be at most {error.get('ctx', {}).get('max_length', '?')} characters"
+    elif kind == "extra_forbidden":
+        text = "is not a field of this message"
     elif kind == "string_pattern_mismatch":
         text = "is not in the expected form"
     else:
