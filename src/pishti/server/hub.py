@@ -106,9 +106,18 @@ class Connection:
     can reconnect for a fresh snapshot.
     """
 
-    def __init__(self, socket: Socket, config: ServerConfig, now: Callable[[], float]) -> None:
-        """Wrap ``socket``; ``now`` gives the time in seconds (for the rate limit)."""
+    def __init__(
+        self,
+        socket: Socket,
+        config: ServerConfig,
+        now: Callable[[], float],
+        in_turn: Callable[[Callable[[], None]], None] | None = None,
+    ) -> None:
+        """Wrap ``socket``; ``now`` gives the time in seconds (for the rate limit);
+        ``in_turn(callback)`` runs a reply once the replies before it are out (the
+        writer's :meth:`~pishti.server.writer.Writer.after`; at once when None)."""
         self.socket = socket
+        self.in_turn = in_turn
         self.config = config
         self.now = now
         self.table: Table | None = None
@@ -193,11 +202,16 @@ class Connection:
             self.close(4429, "flooding")
         elif now - self._last_rate_error >= 1.0:
             self._last_rate_error = now
-            self.error(
+            reply = partial(
+                self.error,
                 "rate_limited",
                 f"more than {self.config.rate:g} messages a second: message refused",
                 None,
             )
+            if self.in_turn is not None:
+                self.in_turn(reply)  # after the replies to the messages it let through
+            else:
+                reply()
         return False
 
     async def finish(self) -> None:
@@ -477,7 +491,7 @@ class Hub:
 
     async def serve(self, socket: Socket, table_id: str) -> None:
         """Run one accepted WebSocket of ``/ws/tables/{table_id}`` until it closes."""
-        conn = Connection(socket, self.config, self.scheduler.now)
+        conn = Connection(socket, self.config, self.scheduler.now, self.writer.after)
         conn.start()
         try:
             await self._session(conn, table_id)
