@@ -102,12 +102,9 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
-        loc = tuple(first.get("loc", ()))
-        if first.get("type") == "json_invalid":
-            return _error(400, "bad_request", "the body is not valid JSON")
-        where = ".".join(str(p) for p in loc[1:])  # without "body", "query" or "path"
-        text = explain(first, where)
-        return _error(400, "bad_request", text.replace("the message", "the body", 1))
+        # The loc without its "body", "query" or "path".
+        where = ".".join(str(p) for p in tuple(first.get("loc", ()))[1:])
+        return _error(400, "bad_request", explain(first, where, "the body"))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -114,8 +114,10 @@ class Connection:
         in_turn: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
         """Wrap ``socket``; ``now`` gives the time in seconds (for the rate limit);
-        ``in_turn(callback)`` runs a reply once the replies before it are out (the
-        writer's :meth:`~pishti.server.writer.Writer.after`; at once when None)."""
+        ``in_turn(callback)`` runs a reply once everything before it is committed and
+        told (the writer's :meth:`~pishti.server.writer.Writer.after`; at once when
+        None): so replies come in the order of the messages they answer, and an error
+        never speaks of a move the seats have not been told of yet."""
         self.socket = socket
         self.in_turn = in_turn
         self.config = config
@@ -157,9 +159,17 @@ class Connection:
             return
         self._wake.set()
 
+    def reply(self, text: str) -> None:
+        """Queue a reply to a client message, after the replies to the messages before
+        it (through ``in_turn`` once the connection has its seat; at once before)."""
+        if self.in_turn is not None and self.table is not None:
+            self.in_turn(partial(self.push, text))
+        else:
+            self.push(text)
+
     def error(self, code: str, message: str, ref: str | None) -> None:
-        """Queue an ``error`` message."""
-        self.push(error_message(code, message, ref))
+        """Reply with an ``error`` message (:meth:`reply`)."""
+        self.reply(error_message(code, message, ref))
 
     def hold(self) -> None:
         """Hold back what is pushed from now on until :meth:`release` (the ``welcome``
@@ -198,20 +208,15 @@ class Connection:
             self._refused = 0
         self._refused += 1
         if self._refused > self.config.flood_close:
-            self.error("rate_limited", "too many messages: closing", None)
+            self.push(error_message("rate_limited", "too many messages: closing", None))
             self.close(4429, "flooding")
         elif now - self._last_rate_error >= 1.0:
             self._last_rate_error = now
-            reply = partial(
-                self.error,
+            self.error(
                 "rate_limited",
                 f"more than {self.config.rate:g} messages a second: message refused",
                 None,
             )
-            if self.in_turn is not None:
-                self.in_turn(reply)  # after the replies to the messages it let through
-            else:
-                reply()
         return False
 
     async def finish(self) -> None:
@@ -606,16 +611,13 @@ class Hub:
         try:
             message = parse_message(text)
         except BadMessage as exc:
-            # In turn too: every reply comes in the order of the messages it answers.
-            self.writer.after(partial(conn.error, "bad_message", exc.message, exc.ref))
+            conn.error("bad_message", exc.message, exc.ref)
             return
         try:
             if isinstance(message, Play):
                 table.play(seat, message.card, message.seq)
             elif isinstance(message, Ping):
-                # Answered in turn, after what the messages before it changed: a
-                # client may take the pong to mean those are all told.
-                self.writer.after(partial(conn.push, PONG))
+                conn.reply(PONG)
             elif isinstance(message, TakeOver):
                 table.take_over(seat)
             elif isinstance(message, AddBot):
@@ -634,9 +636,7 @@ class Hub:
             elif isinstance(message, Hello):
                 raise TableError("bad_state", "hello was already said")
         except TableError as exc:
-            # Told once what came before is committed and told: the error may speak of
-            # an event (a move just made) that the seats have not been told yet.
-            self.writer.after(partial(conn.error, exc.code, exc.message, message.type))
+            conn.error(exc.code, exc.message, message.type)
 
     # -- figures -------------------------------------------------------------------
 

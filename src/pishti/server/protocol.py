@@ -193,14 +193,14 @@ _WHOLE_NUMBER_ERRORS = frozenset({"int_type", "int_parsing", "int_from_float"})
 _OBJECT_ERRORS = frozenset({"model_attributes_type", "model_type", "dict_type"})
 
 
-def explain(error: Mapping[str, Any], where: str) -> str:
+def explain(error: Mapping[str, Any], where: str, whole: str = "the message") -> str:
     """One line for people about one pydantic validation ``error`` of the field at
-    ``where`` (dotted; empty for the whole message): what is wrong, in the
-    protocol's words, not the validator's."""
+    ``where`` (dotted; empty for ``whole``, the message or the body as a whole):
+    what is wrong, in the protocol's words, not the validator's."""
     kind = str(error.get("type", ""))
     message = str(error.get("msg", "invalid"))
     if kind == "json_invalid":
-        return "not valid JSON"
+        return f"{whole} is not valid JSON"
     if kind in _OBJECT_ERRORS or (kind == "missing" and not where):
         text = "must be a JSON object"
     elif kind == "missing":
@@ -219,7 +219,7 @@ def explain(error: Mapping[str, Any], where: str) -> str:
         text = "is not in the expected form"
     else:
         text = message.removeprefix("Value error, ")
-    return f"{where}: {text}" if where else f"the message {text}"
+    return f"{where}: {text}" if where else f"{whole} {text}"
 
 
 def _ref_of(text: str) -> str | None:
