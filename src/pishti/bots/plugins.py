@@ -9,7 +9,7 @@ callable, and ``module`` any importable module (a dotted name).
 
 from __future__ import annotations
 
-import importlib
+import pkgutil
 from collections.abc import Callable
 
 from pishti.bots.base import Bot
@@ -21,7 +21,8 @@ def is_plugin_spec(spec: str) -> bool:
 
 
 def load_plugin(spec: str) -> Callable[[int | None], Bot]:
-    """Import the factory named by ``spec`` (``"module:Class"``, ``Class`` may be dotted).
+    """Import the factory named by ``spec`` (``"module:Class"``, ``Class`` may be dotted),
+    through :func:`pkgutil.resolve_name`.
 
     Raises:
         ValueError: ``spec`` is malformed, the module cannot be imported, or it
@@ -31,14 +32,11 @@ def load_plugin(spec: str) -> Callable[[int | None], Bot]:
     if not module_name or not attribute:
         raise ValueError(f"a plug-in bot is given as module:Class, not {spec!r}")
     try:
-        target: object = importlib.import_module(module_name)
+        target: object = pkgutil.resolve_name(spec)
     except ImportError as exc:
         raise ValueError(f"cannot import the bot module {module_name!r}: {exc}") from None
-    for part in attribute.split("."):
-        try:
-            target = getattr(target, part)
-        except AttributeError:
-            raise ValueError(f"module {module_name!r} has no {attribute!r}") from None
+    except (AttributeError, ValueError):
+        raise ValueError(f"module {module_name!r} has no {attribute!r}") from None
     if not callable(target):
         raise ValueError(f"{spec!r} is not a class or function that builds a bot")
     factory: Callable[[int | None], Bot] = target

@@ -17,7 +17,23 @@ Modules, one job each:
 - :mod:`~pishti.server.collector`: the garbage collector of a server process: no pauses in play.
 """
 
-from pishti.server.app import create_app
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from pishti.server.config import ServerConfig
 
+if TYPE_CHECKING:
+    from pishti.server.app import create_app
+
 __all__ = ["ServerConfig", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """``create_app`` is imported when first asked for, so that reading the settings
+    (the command line does) does not load the web framework."""
+    if name == "create_app":
+        from pishti.server.app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

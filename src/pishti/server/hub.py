@@ -29,6 +29,7 @@ from pishti.server.protocol import (
     AddBot,
     BadMessage,
     Closing,
+    ErrorCode,
     Hello,
     Leave,
     Ping,
@@ -136,7 +137,6 @@ class Connection:
         self._refused = 0
         self._window = now()
         self._last_rate_error = -1e9
-        self.sent = 0
 
     def start(self) -> None:
         """Start the sending task."""
@@ -167,7 +167,7 @@ class Connection:
         else:
             self.push(text)
 
-    def error(self, code: str, message: str, ref: str | None) -> None:
+    def error(self, code: ErrorCode, message: str, ref: str | None) -> None:
         """Reply with an ``error`` message (:meth:`reply`)."""
         self.reply(error_message(code, message, ref))
 
@@ -246,7 +246,6 @@ class Connection:
                     await socket.close(item.code, item.reason)
                     return
                 await socket.send_text(item)
-                self.sent += 1
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -286,7 +285,6 @@ class Hub:
         """For each table at rest: since when (``scheduler.now()`` seconds), at which log size."""
         self._evict_timer: Timer | None = None
         self.evicted = 0
-        self.started_at = time.time()
 
     @property
     def scheduler(self) -> Scheduler:

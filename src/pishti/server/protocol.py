@@ -23,7 +23,7 @@ from pydantic import (
     ValidationError,
 )
 
-ERROR_CODES = (
+ErrorCode = Literal[
     "bad_message",
     "too_large",
     "rate_limited",
@@ -37,8 +37,8 @@ ERROR_CODES = (
     "bad_state",
     "seat_taken",
     "table_full",
-)
-"""Every ``error`` code the WebSocket may send."""
+]
+"""Every ``error`` code the WebSocket may send (docs/protocol.md)."""
 
 SEQ_MAX = 2**53
 """Event numbers stay below this (JSON's exact integers)."""

@@ -7,8 +7,9 @@ The server commits each change to the database and only then tells the seats
 (the events of the commit); tests collect the commits in a list.
 
 Every change is a small JSON-ready dict (``{"kind": "play", "seat": 2, "card":
-"TD", "how": "player"}``).  :meth:`Table._apply` is a pure reducer from changes
-to state and events, so a table rebuilt by :meth:`Table.restore` from its
+"TD", "how": "player"}``).  :meth:`Table._apply` is the one reducer from changes
+to state and events (it changes the table's state but starts no timer and
+does no I/O), so a table rebuilt by :meth:`Table.restore` from its
 persisted changes has the same state, the same events and the same event
 numbers as before.  Changes that carry a choice (a bot's card, a timeout's
 card) carry its outcome, never a random draw.
@@ -50,6 +51,7 @@ from pishti.server.config import (
     TEMPOS,
     TIMEOUTS_TO_AUTOPILOT,
 )
+from pishti.server.protocol import ErrorCode
 
 log = logging.getLogger("pishti.server.table")
 
@@ -75,7 +77,7 @@ class TableError(Exception):
         message: one line for people.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -258,7 +260,6 @@ class Table:
         self._new_turn = False
         self._finished_now = False
         self._timed_turn = -1
-        self._turn_started = 0.0
         self._deadline = 0.0
         self._turn_timer: Timer | None = None
         self._turn_key: tuple[int, str] | None = None
@@ -582,7 +583,7 @@ class Table:
     # -- the reducer ---------------------------------------------------------------
 
     def _apply(self, change: Change) -> list[Payload]:
-        """Apply one change to the state and return its events (pure: no timers)."""
+        """Apply one change to the state and return its events (no timers, no I/O)."""
         kind = change["kind"]
         handler = getattr(self, f"_apply_{kind}", None)
         if handler is None:
@@ -766,7 +767,6 @@ class Table:
         now = self.scheduler.now()
         if self._timed_turn != self._turn_id:
             self._timed_turn = self._turn_id
-            self._turn_started = now
             self._deadline = now + self.tempo_seconds
         st = self.seats[seat]
         mode = "bot" if st.kind == "bot" or st.autopilot else "clock"

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from pishti.engine import Event, card_text, event_for_seat, seat_view, team_of
-from pishti.server.table import Numbered, Payload, Table
+from pishti.server.protocol import ErrorCode
+from pishti.server.table import Numbered, Table
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
@@ -122,25 +123,6 @@ def welcome_message(table: Table, seat: int, resumed: bool) -> str:
     return dumps(message)
 
 
-def snapshot_message(table: Table, seat: int) -> str:
-    """A ``snapshot`` message: the full state as ``seat`` may see it, at event ``table.seq``."""
-    return dumps(
-        {
-            "type": "snapshot",
-            "seq": table.seq,
-            "table": table_json(table),
-            "view": view_json(table, seat),
-        }
-    )
-
-
-def payload_json(payload: Payload, seat: int) -> dict[str, Any]:
-    """``seat``'s copy of an event as JSON (engine events filtered by ``event_for_seat``)."""
-    if isinstance(payload, Event):
-        return event_for_seat(payload, seat).as_json()
-    return payload
-
-
 class EventRenderer:
     """Renders one numbered event for each seat, encoding each distinct seat copy
     once (most events are the same for every seat).
@@ -186,11 +168,6 @@ class EventRenderer:
         return text
 
 
-def event_message(item: Numbered, seat: int) -> str:
-    """The ``event`` message of ``item`` for ``seat``."""
-    return EventRenderer(item).for_seat(seat)
-
-
 def events_message(fragments: Iterable[str]) -> str:
     """An ``events`` message: several events in order, each a :meth:`EventRenderer.fragment`."""
     return '{"type":"events","events":[' + ",".join(fragments) + "]}"
@@ -228,7 +205,7 @@ def no_table(table_id: str) -> str:
     return f"no table {shown!r}"
 
 
-def error_message(code: str, message: str, ref: str | None) -> str:
+def error_message(code: ErrorCode, message: str, ref: str | None) -> str:
     """An ``error`` message: ``code`` from the protocol, a line for people, and the
     ``type`` of the client message that caused it (or null)."""
     return dumps({"type": "error", "code": code, "message": message, "ref": ref})
