@@ -10,7 +10,10 @@ Modules, one job each:
 - :mod:`~pishti.server.store`: the database (SQLAlchemy 2, in a database thread of its own).
 - :mod:`~pishti.server.checkpointer`: SQLite checkpoints in a thread of their own.
 - :mod:`~pishti.server.writer`: group commit: changes are committed, then told.
-- :mod:`~pishti.server.hub`: tables in memory, connections, fan-out, message rate limits.
+- :mod:`~pishti.server.registry`: the tables in memory: create, join, load, unload idle ones.
+- :mod:`~pishti.server.connection`: one WebSocket: outbox, flood control, reply order, state.
+- :mod:`~pishti.server.session`: one client's handshake and messages, dispatched to its table.
+- :mod:`~pishti.server.hub`: puts registry, writer and connections together; fan-out of events.
 - :mod:`~pishti.server.ratelimit`: token buckets; one per client address for creating and joining.
 - :mod:`~pishti.server.app`: the application: HTTP routes (FastAPI) and the table WebSockets.
 - :mod:`~pishti.server.asgi`: the table WebSockets on plain ASGI, in front of FastAPI.
