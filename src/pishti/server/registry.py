@@ -160,7 +160,12 @@ class Registry:
     def _restore(self, stored: StoredTable) -> Table | None:
         try:
             table = Table.restore(
-                stored.table_id, stored.settings, stored.seed, stored.changes, **self._options()
+                stored.table_id,
+                stored.settings,
+                stored.seed,
+                stored.changes,
+                stored.versions,
+                **self._options(),
             )
         except CorruptLog:
             log.exception("table %s cannot be rebuilt", stored.table_id)

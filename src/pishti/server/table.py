@@ -6,26 +6,28 @@ and it hands every change it makes to an injected ``sink`` as a :class:`Commit`.
 The server commits each change to the database and only then tells the seats
 (the events of the commit); tests collect the commits in a list.
 
-Every change is a small JSON-ready dict (``{"kind": "play", "seat": 2, "card":
-"TD", "how": "player"}``).  :meth:`Table._apply` is the one reducer from changes
-to state and events (it changes the table's state but starts no timer and
-does no I/O), so a table rebuilt by :meth:`Table.restore` from its
-persisted changes has the same state, the same events and the same event
-numbers as before.  Changes that carry a choice (a bot's card, a timeout's
-card) carry its outcome, never a random draw.
+Every change is a frozen typed class of :mod:`pishti.server.changes` (the
+table log's format).  :meth:`Table._apply` is the one reducer from changes to
+state and events (it changes the table's state but starts no timer and does no
+I/O), so a table rebuilt by :meth:`Table.restore` from its persisted changes
+has the same state, the same events and the same event numbers as before.
+Changes that carry a choice (a bot's card, a timeout's card) carry its
+outcome, never a random draw, and a change that deals a deck carries its
+layout.
 
-Deck ``n`` of match ``m`` is dealt from ``random.Random(f"{seed}:{m}:{n}")``
-where ``seed`` is the table's secret seed: the seed and the match record are
-never sent to a seat before the match is over (R7.7).
+A deck is dealt from ``random.Random(f"{seed}:{m}:{n}")`` (deck ``n`` of match
+``m``) where ``seed`` is the table's secret seed: the seed, the layouts and the
+match record are never sent to a seat before the match is over (R7.7).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import random
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
@@ -44,6 +46,24 @@ from pishti.engine import (
     team_of,
 )
 from pishti.records import MatchRecord, match_record
+from pishti.server.changes import (
+    LOG_VERSION,
+    AddBot,
+    Autopilot,
+    Change,
+    Connected,
+    DeckLayout,
+    Free,
+    How,
+    LogFormatError,
+    Play,
+    Rematch,
+    Replace,
+    Resume,
+    Sit,
+    Start,
+    decode,
+)
 from pishti.server.clock import Scheduler, Timer
 from pishti.server.config import (
     CLOSING_HOLD_SECONDS,
@@ -56,8 +76,6 @@ from pishti.server.protocol import ErrorCode
 log = logging.getLogger("pishti.server.table")
 
 Status = Literal["waiting", "playing", "finished"]
-Change = dict[str, Any]
-"""A persisted change of a table, JSON-ready; ``change["kind"]`` names it."""
 Payload = Event | dict[str, Any]
 """An event as the table keeps it: an engine event (filtered per seat when sent,
 R7.7) or a public table event (a dict with a ``"type"``)."""
@@ -151,21 +169,25 @@ class Commit:
 
     Attributes:
         table: the table.  index: the change's position in the table's log, from 0.
-        change: the change (JSON-ready).  events: the events it caused, numbered.
+        change: the change as stored (:meth:`Change.as_json`, of version
+            :data:`~pishti.server.changes.LOG_VERSION`).
+        events: the events it caused, numbered.
         status: the table's status after it.
         record: the finished match's record when this change ended a match, else None.
         match_no: the number of the match being played, from 1 (0 before the first).
         status_changed: whether the change changed the table's status.
+        seq: the number of the table's last event after the change.
     """
 
     table: Table
     index: int
-    change: Change
+    change: dict[str, Any]
     events: list[Numbered]
     status: Status
     record: MatchRecord | None
     match_no: int
     status_changed: bool = True
+    seq: int = 0
 
 
 Sink = Callable[[Commit], None]
@@ -266,6 +288,9 @@ class Table:
         self._holds: dict[int, Timer] = {}
         self._closing: dict[int, bool] = {}
         self._bot_cache: dict[tuple[int, int, str], Bot] = {}
+        # The decks of the change being applied: given by it, and dealt.
+        self._given: list[DeckLayout] = []
+        self._dealt: list[DeckLayout] = []
 
     # -- building ------------------------------------------------------------
 
@@ -275,25 +300,35 @@ class Table:
         table_id: str,
         settings: TableSettings,
         seed: str,
-        changes: list[Change],
+        changes: Sequence[Mapping[str, Any]],
+        versions: Sequence[int] | None = None,
         **kwargs: Any,
     ) -> Table:
-        """Rebuild a table from its persisted changes, in order, with no timers running.
+        """Rebuild a table from its persisted changes (their stored JSON), in order,
+        with no timers running.  Call :meth:`resume` afterwards to restart its clocks.
 
-        Call :meth:`resume` afterwards to restart its clocks.
+        Args:
+            changes: the stored changes.  versions: each change's log version
+                (:mod:`pishti.server.changes`); None: all of the current one.
+            kwargs: as for the constructor.
 
         Raises:
-            CorruptLog: a change that does not apply.
+            CorruptLog: a change that cannot be read or does not apply, naming
+                the table and the row.
         """
         table = cls(table_id, settings, seed, **kwargs)
         table.live = False
-        for n, change in enumerate(changes):
+        for n, data in enumerate(changes):
+            version = LOG_VERSION if versions is None else versions[n]
+            where = f"table {table_id}: row {n} (version {version}) {dict(data)!r}"
             try:
-                table._record(change)
+                table._record(decode(data, version))
+            except LogFormatError as exc:
+                raise CorruptLog(f"{where}: {exc}") from exc
             except (TableError, CardError, ValueError, KeyError, TypeError) as exc:
-                raise CorruptLog(f"table {table_id}: change {n} {change!r}: {exc}") from exc
+                raise CorruptLog(f"{where}: {exc}") from exc
             except Exception as exc:
-                raise CorruptLog(f"table {table_id}: change {n} {change!r}: {exc!r}") from exc
+                raise CorruptLog(f"{where}: {exc!r}") from exc
         table.live = True
         return table
 
@@ -304,7 +339,7 @@ class Table:
         R7.4), and the seat to play gets a fresh clock (R7.1).
         """
         if self.status == "playing" or any(s.connected for s in self.seats):
-            self._commit({"kind": "resume"})
+            self._commit(Resume())
         else:
             self._after_commit()
 
@@ -399,7 +434,7 @@ class Table:
         self._check_seat(seat)
         if self.seats[seat].kind != "empty":
             raise TableError("seat_taken", f"seat {seat} is taken")
-        self._commit({"kind": "sit", "seat": seat, "name": name, "token": token_hash})
+        self._commit(Sit(seat, name, token_hash))
         return seat
 
     def add_bot(self, by: int, seat: int, level: str) -> None:
@@ -419,7 +454,7 @@ class Table:
             )
         if self.seats[seat].kind != "empty":
             raise TableError("seat_taken", f"seat {seat} is taken")
-        self._commit({"kind": "bot", "seat": seat, "level": level})
+        self._commit(AddBot(seat, level))
 
     def remove_bot(self, by: int, seat: int) -> None:
         """The owner takes a bot out of its seat before the start.
@@ -432,7 +467,7 @@ class Table:
         self._check_seat(seat)
         if self.seats[seat].kind != "bot":
             raise TableError("bad_state", f"seat {seat} holds no bot")
-        self._commit({"kind": "free", "seat": seat})
+        self._commit(Free(seat))
 
     def start(self, by: int) -> None:
         """The owner starts the match; empty seats get standard bots (R7.6).
@@ -442,7 +477,7 @@ class Table:
         """
         self._check_owner(by)
         self._check_waiting()
-        self._commit({"kind": "start"})
+        self._commit(Start())
 
     def rematch(self, by: int) -> None:
         """The owner starts a new match at the table once the last one is over.
@@ -453,7 +488,7 @@ class Table:
         self._check_owner(by)
         if self.status != "finished":
             raise TableError("bad_state", "a rematch needs a finished match")
-        self._commit({"kind": "rematch"})
+        self._commit(Rematch())
 
     def play(self, seat: int, card: str, seq: int) -> None:
         """``seat``'s player plays ``card`` in answer to event ``seq`` (R3.1, R7.3).
@@ -487,7 +522,7 @@ class Table:
             raise TableError("bad_message", f"not a card: {card!r}") from None
         if value not in match.deck.hands[seat]:
             raise TableError("card_not_held", f"seat {seat} does not hold {card_text(value)}")
-        self._commit({"kind": "play", "seat": seat, "card": card_text(value), "how": "player"})
+        self._commit(Play(seat, card_text(value), "player"))
 
     def take_over(self, seat: int) -> None:
         """The player presses Take over: the seat leaves autopilot (R7.3).
@@ -497,7 +532,7 @@ class Table:
         """
         if not self.seats[seat].autopilot:
             raise TableError("bad_state", f"seat {seat} is not on autopilot")
-        self._commit({"kind": "autopilot", "seat": seat, "on": False})
+        self._commit(Autopilot(seat, False))
 
     def leave(self, seat: int) -> None:
         """The player leaves for good (R7.5): before the start the seat is freed,
@@ -509,16 +544,16 @@ class Table:
         if self.seats[seat].kind != "human":
             raise TableError("bad_state", f"seat {seat} is not held by a person")
         if self.status == "waiting":
-            self._commit({"kind": "free", "seat": seat})
+            self._commit(Free(seat))
         else:
-            self._commit({"kind": "replace", "seat": seat, "reason": "left"})
+            self._commit(Replace(seat, "left"))
 
     def connect(self, seat: int) -> None:
         """A connection for ``seat`` opened (or came back within the hold, R7.4)."""
         st = self.seats[seat]
         if st.kind == "human" and not st.connected:
             self._closing.pop(seat, None)
-            self._commit({"kind": "connected", "seat": seat, "on": True})
+            self._commit(Connected(seat, True))
 
     def disconnect(self, seat: int, closing: bool = False) -> None:
         """``seat``'s connection was lost; ``closing`` says the client said the player
@@ -526,7 +561,7 @@ class Table:
         st = self.seats[seat]
         if st.kind == "human" and st.connected:
             self._closing[seat] = closing
-            self._commit({"kind": "connected", "seat": seat, "on": False})
+            self._commit(Connected(seat, False))
 
     # -- checks ------------------------------------------------------------------
 
@@ -549,7 +584,13 @@ class Table:
         self._new_turn = False
         self._finished_now = False
         status_before = self.status
+        self._given = list(getattr(change, "decks", ()))
+        self._dealt = []
         events = self._apply(change)
+        if self._given:
+            raise ValueError(f"{len(self._given)} deck layouts that no deal used")
+        if self._dealt and isinstance(change, Start | Rematch | Play) and not change.decks:
+            change = dataclasses.replace(change, decks=tuple(self._dealt))
         first = self.seq + 1
         numbered: list[Numbered] = []
         for payload in events:
@@ -567,12 +608,13 @@ class Table:
         return Commit(
             self,
             index,
-            change,
+            change.as_json(),
             numbered,
             self.status,
             record,
             self.match_no,
             status_changed=self.status != status_before,
+            seq=self.seq,
         )
 
     def _commit(self, change: Change) -> None:
@@ -584,12 +626,27 @@ class Table:
 
     def _apply(self, change: Change) -> list[Payload]:
         """Apply one change to the state and return its events (no timers, no I/O)."""
-        kind = change["kind"]
-        handler = getattr(self, f"_apply_{kind}", None)
-        if handler is None:
-            raise KeyError(f"unknown change {kind!r}")
-        events: list[Payload] = handler(change)
-        return events
+        match change:
+            case Sit():
+                return self._apply_sit(change)
+            case AddBot():
+                return self._apply_bot(change)
+            case Free():
+                return self._apply_free(change)
+            case Start():
+                return self._apply_start()
+            case Rematch():
+                return self._apply_rematch()
+            case Play():
+                return self._apply_play(change)
+            case Autopilot():
+                return self._apply_autopilot(change)
+            case Connected():
+                return self._apply_connected(change)
+            case Replace():
+                return self._apply_replace(change)
+            case Resume():
+                return self._apply_resume()
 
     def _seat_event(self, seat: int) -> dict[str, Any]:
         return {"type": "seat_changed", "seat": self.seat_json(seat)}
@@ -601,43 +658,61 @@ class Table:
         self.owner = humans[0] if humans else None
         return [{"type": "owner_changed", "owner_seat": self.owner}]
 
-    def _apply_sit(self, change: Change) -> list[Payload]:
-        seat = change["seat"]
-        self.seats[seat] = SeatState(kind="human", name=change["name"], token_hash=change["token"])
+    def _apply_sit(self, change: Sit) -> list[Payload]:
+        seat = change.seat
+        self.seats[seat] = SeatState(kind="human", name=change.name, token_hash=change.token)
         events: list[Payload] = [self._seat_event(seat)]
         if self.owner is None:
             self.owner = seat
             events.append({"type": "owner_changed", "owner_seat": seat})
         return events
 
-    def _apply_bot(self, change: Change) -> list[Payload]:
-        seat = change["seat"]
-        self.seats[seat] = SeatState(
-            kind="bot", name=f"bot ({change['level']})", level=change["level"]
-        )
+    def _apply_bot(self, change: AddBot) -> list[Payload]:
+        seat = change.seat
+        self.seats[seat] = SeatState(kind="bot", name=f"bot ({change.level})", level=change.level)
         return [self._seat_event(seat)]
 
-    def _apply_free(self, change: Change) -> list[Payload]:
-        seat = change["seat"]
+    def _apply_free(self, change: Free) -> list[Payload]:
+        seat = change.seat
         self.seats[seat] = SeatState()
         return [self._seat_event(seat), *self._pass_owner(seat)]
 
     def _new_match(self) -> Match:
+        """Match ``match_no``: its decks come from the layouts the change gives
+        (version 2), else they are dealt from the seed (see :mod:`pishti.server.changes`)."""
         seed = self.seed
         m = self.match_no
         players = self.players
-
-        def source(number: int, dealer: int) -> Deck:
-            return deal_deck(random.Random(f"{seed}:{m}:{number}"), players, dealer)
-
-        first = random.Random(f"{seed}:{m}:dealer").randrange(players)
+        if self._given:
+            first = self._given[0].dealer
+        else:
+            first = random.Random(f"{seed}:{m}:dealer").randrange(players)
         return Match(
             players,
             self.settings.target,
             rng=random.Random(0),
             first_dealer=first,
-            deck_source=source,
+            deck_source=partial(self._deal, m),
         )
+
+    def _deal(self, match_no: int, number: int, dealer: int) -> Deck:
+        """Deck ``number`` of match ``match_no``: the next layout the change being
+        applied gives, or else dealt from the seed; its layout is kept for the log.
+
+        Raises:
+            ValueError: a given layout with another dealer, or that breaks R2.
+        """
+        if self._given:
+            layout = self._given.pop(0)
+            if layout.dealer != dealer:
+                raise ValueError(f"deck {number} is dealt by seat {dealer}, not {layout.dealer}")
+            deck = layout.deck(self.players)
+        else:
+            rng = random.Random(f"{self.seed}:{match_no}:{number}")
+            deck = deal_deck(rng, self.players, dealer)
+            layout = DeckLayout.of(deck)
+        self._dealt.append(layout)
+        return deck
 
     def _begin_match(self) -> list[Payload]:
         self.match_no += 1
@@ -670,7 +745,7 @@ class Table:
             "tempo": self.tempo_seconds,
         }
 
-    def _apply_start(self, change: Change) -> list[Payload]:
+    def _apply_start(self) -> list[Payload]:
         events: list[Payload] = []
         for seat, st in enumerate(self.seats):
             if st.kind == "empty":
@@ -678,15 +753,15 @@ class Table:
                 events.append(self._seat_event(seat))
         return events + self._begin_match()
 
-    def _apply_rematch(self, change: Change) -> list[Payload]:
+    def _apply_rematch(self) -> list[Payload]:
         events: list[Payload] = [{"type": "rematch", "match": self.match_no + 1}]
         changed = [s for s, st in enumerate(self.seats) if st.autopilot]
         begun = self._begin_match()
         return events + [self._seat_event(s) for s in changed] + begun
 
-    def _apply_play(self, change: Change) -> list[Payload]:
-        seat: int = change["seat"]
-        how: str = change["how"]
+    def _apply_play(self, change: Play) -> list[Payload]:
+        seat = change.seat
+        how = change.how
         match = self.match
         if match is None or self.status != "playing":
             raise TableError("bad_state", "no match is being played")
@@ -700,7 +775,7 @@ class Table:
                 st.autopilot = False
                 events.append({"type": "autopilot", "seat": seat, "on": False})
                 events.append(self._seat_event(seat))
-        events.extend(match.play(parse_card(change["card"]), seat))
+        events.extend(match.play(parse_card(change.card), seat))
         if how == "timeout":
             st.timeouts += 1
             if st.timeouts >= TIMEOUTS_TO_AUTOPILOT and not st.autopilot:
@@ -716,20 +791,20 @@ class Table:
             events.append(self._clock_event())
         return events
 
-    def _apply_autopilot(self, change: Change) -> list[Payload]:
-        seat = change["seat"]
+    def _apply_autopilot(self, change: Autopilot) -> list[Payload]:
+        seat = change.seat
         st = self.seats[seat]
-        st.autopilot = bool(change["on"])
+        st.autopilot = change.on
         st.timeouts = 0
         return [{"type": "autopilot", "seat": seat, "on": st.autopilot}, self._seat_event(seat)]
 
-    def _apply_connected(self, change: Change) -> list[Payload]:
-        seat = change["seat"]
-        self.seats[seat].connected = bool(change["on"])
+    def _apply_connected(self, change: Connected) -> list[Payload]:
+        seat = change.seat
+        self.seats[seat].connected = change.on
         return [self._seat_event(seat)]
 
-    def _apply_replace(self, change: Change) -> list[Payload]:
-        seat = change["seat"]
+    def _apply_replace(self, change: Replace) -> list[Payload]:
+        seat = change.seat
         old = self.seats[seat]
         # The token hash stays, so that the person is told the seat is gone (R7.5).
         self.seats[seat] = SeatState(
@@ -737,7 +812,7 @@ class Table:
         )
         return [self._seat_event(seat), *self._pass_owner(seat)]
 
-    def _apply_resume(self, change: Change) -> list[Payload]:
+    def _apply_resume(self) -> list[Payload]:
         events: list[Payload] = []
         for seat, st in enumerate(self.seats):
             if st.connected:
@@ -789,6 +864,7 @@ class Table:
         if seat is None or self.match is None:
             return
         st = self.seats[seat]
+        how: How
         if key[1] == "bot":
             level = st.level if st.kind == "bot" and st.level else STANDARD
             how = "bot" if st.kind == "bot" else "autopilot"
@@ -812,7 +888,7 @@ class Table:
                 log.error("table %s: the %s bot chose no legal card", self.table_id, level)
                 card = view.legal_cards[0]
             self._turn_key = None
-            self._commit({"kind": "play", "seat": seat, "card": card_text(card), "how": how})
+            self._commit(Play(seat, card_text(card), how))
 
         self.runner(level, choose, done)
 
@@ -844,7 +920,7 @@ class Table:
             return
         st = self.seats[seat]
         if self.status == "playing" and st.kind == "human" and not st.connected:
-            self._commit({"kind": "replace", "seat": seat, "reason": "hold"})
+            self._commit(Replace(seat, "hold"))
 
 
 @dataclass(slots=True)
