@@ -5,7 +5,10 @@ Modules, one job each:
 - :mod:`~pishti.server.config`: the server's settings (:class:`ServerConfig`).
 - :mod:`~pishti.server.clock`: schedulers: the real asyncio one and a virtual one for tests.
 - :mod:`~pishti.server.protocol`: the strict pydantic models of every client message.
-- :mod:`~pishti.server.table`: the table state machine (seats, match, clocks, holds); no I/O.
+- :mod:`~pishti.server.changes`: the table log's format: every kind of change, typed and versioned.
+- :mod:`~pishti.server.reducer`: a table's state, and the reducer that applies a change to it.
+- :mod:`~pishti.server.turns`: turns and clocks: deadlines, timeouts, autopilot, holds, bot moves.
+- :mod:`~pishti.server.table`: a table's actions (checked once) and its log; no I/O.
 - :mod:`~pishti.server.views`: the lobby, snapshot and event messages, built per seat (R7.7).
 - :mod:`~pishti.server.store`: the database (SQLAlchemy 2, in a database thread of its own).
 - :mod:`~pishti.server.checkpointer`: SQLite checkpoints in a thread of their own.
