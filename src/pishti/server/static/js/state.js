@@ -91,10 +91,6 @@ export function apply(state, msg) {
       }
       effects.push({ kind: "snapshot" });
       break;
-    case "snapshot":
-      takeSnapshot(state, msg);
-      effects.push({ kind: "snapshot" });
-      break;
     case "event": {
       const seq = msg.seq;
       if (Number.isInteger(seq) && seq <= state.seq) break; // seen already
