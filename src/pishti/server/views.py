@@ -1,19 +1,33 @@
 """The server's messages, each built for one seat from what that seat may see (R7.7).
 
 Game state reaches a seat only through :func:`pishti.engine.seat_view` (the
-snapshot) and :func:`pishti.engine.event_for_seat` (events); table events are
-public and hold no card.  Messages are JSON text, cards in the short form of R1.2.
+snapshot) and :func:`seat_copy` (events).  **Visibility is opt-in**: every
+event type is listed here with what a seat may see of it
+(:data:`ENGINE_EVENTS`, :data:`PUBLIC_TABLE_EVENTS`); an event of a type not
+listed is refused (:class:`UndeclaredEvent`), so a new event with a hidden
+field cannot reach a seat by default.  The protocol's JSON is built here and
+nowhere else.  Messages are JSON text, cards in the short form of R1.2.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pishti.engine import Event, card_text, event_for_seat, seat_view, team_of
+from pishti.engine.events import (
+    CardPlayed,
+    CardsDealt,
+    DeckCounted,
+    DeckStarted,
+    JackPishti,
+    MatchOver,
+    PileCaptured,
+    Pishti,
+)
 from pishti.server.protocol import ErrorCode
-from pishti.server.table import Numbered, Table
+from pishti.server.table import Numbered, Payload, Table
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
@@ -21,6 +35,59 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 def dumps(message: dict[str, Any]) -> str:
     """Compact JSON text of a message."""
     return _dumps(message)
+
+
+class UndeclaredEvent(Exception):
+    """An event of a type whose visibility is not declared here: never sent (R7.7)."""
+
+
+def _public(event: Event, seat: int) -> Event:
+    """Every seat sees all of the event."""
+    return event
+
+
+ENGINE_EVENTS: dict[type[Event], Callable[[Event, int], Event]] = {
+    DeckStarted: event_for_seat,  # the three face-down middle cards are hidden (R2.2)
+    CardsDealt: event_for_seat,  # a seat sees its own hand only
+    PileCaptured: event_for_seat,  # face-down cards: only the team that took them (R7.7)
+    CardPlayed: _public,
+    Pishti: _public,
+    JackPishti: _public,
+    DeckCounted: _public,
+    MatchOver: _public,
+}
+"""What a seat may see of each engine event: ``ENGINE_EVENTS[type](event, seat)``."""
+
+PUBLIC_TABLE_EVENTS = frozenset(
+    {"seat_changed", "owner_changed", "match_started", "clock", "timeout", "autopilot", "rematch"}
+)
+"""The table's own events (their ``"type"``); each is public: none holds a card, a
+token or the seed."""
+
+
+def engine_copy(event: Event, seat: int) -> Event:
+    """``seat``'s copy of an engine event (:data:`ENGINE_EVENTS`).
+
+    Raises:
+        UndeclaredEvent: no visibility is declared for the event's type.
+    """
+    rule = ENGINE_EVENTS.get(type(event))
+    if rule is None:
+        raise UndeclaredEvent(f"{type(event).__name__}: no visibility is declared")
+    return rule(event, seat)
+
+
+def seat_copy(payload: Payload, seat: int) -> Event | dict[str, Any]:
+    """``seat``'s copy of an event: what the declared visibility of its type lets it see.
+
+    Raises:
+        UndeclaredEvent: no visibility is declared for the event's type.
+    """
+    if isinstance(payload, Event):
+        return engine_copy(payload, seat)
+    if payload.get("type") not in PUBLIC_TABLE_EVENTS:
+        raise UndeclaredEvent(f"table event {payload.get('type')!r}: no visibility is declared")
+    return payload
 
 
 def lobby_json(table: Table) -> dict[str, Any]:
@@ -144,7 +211,7 @@ class EventRenderer:
         """``seat``'s copy of the event with its number, as JSON text (R7.7)."""
         seq, payload = self.item
         if isinstance(payload, Event):
-            filtered = event_for_seat(payload, seat)
+            filtered = engine_copy(payload, seat)
             if filtered is not payload:
                 text = self._by_seat.get(seat)
                 if text is None:
@@ -155,7 +222,7 @@ class EventRenderer:
                 self._public = dumps({"seq": seq, "event": payload.as_json()})
             return self._public
         if self._public is None:
-            self._public = dumps({"seq": seq, "event": payload})
+            self._public = dumps({"seq": seq, "event": seat_copy(payload, seat)})
         return self._public
 
     def for_seat(self, seat: int) -> str:
