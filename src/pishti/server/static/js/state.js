@@ -53,7 +53,7 @@ function freshView(state) {
 }
 
 function copy(value) {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+  return value === undefined ? undefined : structuredClone(value);
 }
 
 function takeSnapshot(state, body) {
