@@ -179,6 +179,9 @@ class Table:
 
     Attributes (read them, never write them):
         table_id: the public id.  settings: players, target, tempo.
+        state: the :class:`~pishti.server.reducer.TableState` (only the reducer changes it);
+            ``seats``, ``owner``, ``status``, ``match`` and ``match_no`` read it.
+        turns: the table's :class:`~pishti.server.turns.Turns` (clocks, holds, bots).
         seats: one :class:`SeatState` per seat.  owner: the owner's seat or None.
         status: ``"waiting"``, ``"playing"`` or ``"finished"``.
         match: the match being played (or the last one), or None before the first.
