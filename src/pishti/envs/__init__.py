@@ -1,0 +1,8 @@
+"""Research environments: Pishti for the PettingZoo, Gymnasium and OpenSpiel APIs.
+
+Needs the ``research`` extra (``pip install pishti[research]``).  Importing
+this package registers the Gymnasium environment ``PishtiEnv-v0``, so
+``gymnasium.make("pishti.envs:PishtiEnv-v0")`` works; ``pishti.envs.pishti_v0``
+is the PettingZoo environment and ``pishti.envs.openspiel_game`` registers
+``python_pishti`` with ``pyspiel``.  See docs/research.md.
+"""
