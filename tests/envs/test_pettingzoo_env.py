@@ -154,3 +154,19 @@ def test_bad_arguments_are_refused() -> None:
         pishti_v0.env(4, 77)
     with pytest.raises(ValueError, match="render_mode"):
         pishti_v0.env(4, None, render_mode="rgb_array")
+
+
+def test_the_numbers_after_the_cards_are_where_the_encoding_says() -> None:
+    env = pishti_v0.env(4, 101)
+    env.reset(seed=6)
+    match = env.unwrapped.match
+    seat = match.to_play
+    partner = (seat + 2) % 4
+    obs = env.observe(f"player_{partner}")["observation"]
+    after = obs[SCALARS:].tolist()
+    # pile 4 / 52, stock 32 / 48, every hand 4 / 4, nothing taken, no face-down team
+    assert after[:10] == pytest.approx([4 / 52, 32 / 48, 1, 1, 1, 1, 0, 0, 0, 0])
+    # the seat to play is two seats on from the partner, the dealer one seat before it
+    assert after[10:14] == [0, 0, 1, 0]
+    assert after[14:18] == [0, 1, 0, 0]
+    assert after[18:] == [0, 0]  # no match points yet

@@ -6,3 +6,8 @@ this package registers the Gymnasium environment ``PishtiEnv-v0``, so
 is the PettingZoo environment and ``pishti.envs.openspiel_game`` registers
 ``python_pishti`` with ``pyspiel``.  See docs/research.md.
 """
+
+from gymnasium.envs.registration import register, registry
+
+if "PishtiEnv-v0" not in registry:
+    register(id="PishtiEnv-v0", entry_point="pishti.envs.gym_env:PishtiEnv")

@@ -38,6 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pishti.engine.cards import Card
+from pishti.engine.deck import Deck
 from pishti.engine.match import Match
 from pishti.engine.view import SeatView
 
@@ -96,23 +97,23 @@ def _encode(
         ones += [FACE_DOWN + c for c in face_down]
     ones += [OWN_PISHTIS + c for c in pishti_cards[team]]
     ones += [OTHER_PISHTIS + c for c in pishti_cards[1 - team]]
-    at = SCALARS + 4 + players
-    if face_down_team is not None:
-        ones.append(at + (face_down_team != team))
-    at += 2
-    if to_play is not None:
-        ones.append(at + (to_play - seat) % players)
-    ones.append(at + players + (dealer - seat) % players)
     out[ones] = 1.0
-    out[SCALARS] = pile_size / 52
-    out[SCALARS + 1] = stock_size / 48
-    for k in range(players):
-        out[SCALARS + 2 + k] = hand_sizes[(seat + k) % players] / 4
-    out[SCALARS + 2 + players] = taken[team] / 52
-    out[SCALARS + 3 + players] = taken[1 - team] / 52
-    if totals is not None:  # past the target only in the last deck: capped at 2
-        out[-2] = min(totals[team] / target, 2.0)
-        out[-1] = min(totals[1 - team] / target, 2.0)
+    # the numbers after the cards, written at once (one numpy call instead of one per number)
+    scalars = [pile_size / 52, stock_size / 48]
+    scalars += [hand_sizes[(seat + k) % players] / 4 for k in range(players)]
+    scalars += [taken[team] / 52, taken[1 - team] / 52, 0.0, 0.0]
+    if face_down_team is not None:
+        scalars[-2 + (face_down_team != team)] = 1.0
+    seats = [0.0] * (2 * players)
+    if to_play is not None:
+        seats[(to_play - seat) % players] = 1.0
+    seats[players + (dealer - seat) % players] = 1.0
+    scalars += seats
+    if totals is None:
+        scalars += [0.0, 0.0]
+    else:  # past the target only in the last deck: capped at 2
+        scalars += [min(totals[team] / target, 2.0), min(totals[1 - team] / target, 2.0)]
+    out[SCALARS:] = scalars
     return out
 
 
@@ -168,6 +169,30 @@ def observation_from_match(match: Match, seat: int, whole_match: bool) -> Observ
         deck.dealer,
         (match.totals[0], match.totals[1]) if whole_match else None,
         match.target,
+    )
+
+
+def observation_from_deck(deck: Deck, seat: int) -> Observation:
+    """The vector of ``seat`` in a deck played on its own (no match: match points 0)."""
+    team = seat & 1
+    return _encode(
+        deck.players,
+        seat,
+        deck.hands[seat],
+        deck.pile[-1] if deck.pile else None,
+        deck.plays,
+        deck.middle[3],
+        deck.middle[:3] if deck.face_down_team == team else None,
+        (deck.pishti_cards[0], deck.pishti_cards[1]),
+        len(deck.pile),
+        deck.stock_size,
+        [len(h) for h in deck.hands],
+        (len(deck.taken[0]), len(deck.taken[1])),
+        deck.face_down_team,
+        None if deck.counts is not None else deck.to_play,
+        deck.dealer,
+        None,
+        1,
     )
 
 
