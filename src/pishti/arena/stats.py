@@ -154,8 +154,10 @@ def summarize(pairs: Sequence[PairResult], side_a: str, side_b: str) -> dict[str
 
     Returns:
         ``{"duplicate_matches", "games", "decks", "draws", "sides": [SideReport A,
-        SideReport B], "margin_per_deck": Estimate}``, where ``margin_per_deck``
-        is A's points per deck less B's.
+        SideReport B], "margin_per_deck": Estimate, "fallbacks": (a, b)}``, where
+        ``margin_per_deck`` is A's points per deck less B's and ``fallbacks``
+        counts each side's moves played by the standard bot after a plug-in
+        ran over its time.
     Raises:
         ValueError: ``pairs`` is empty.
     """
@@ -194,4 +196,8 @@ def summarize(pairs: Sequence[PairResult], side_a: str, side_b: str) -> dict[str
         "draws": sum(1 for p in pairs for g in p.games if g.score == 0.5),
         "sides": sides,
         "margin_per_deck": ratio_estimate(margins, decks),
+        "fallbacks": (
+            sum(g.fallbacks[0] for p in pairs for g in p.games),
+            sum(g.fallbacks[1] for p in pairs for g in p.games),
+        ),
     }
