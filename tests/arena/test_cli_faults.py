@@ -81,7 +81,10 @@ def test_slow_and_hung_moves_are_played_by_the_standard_bot_and_counted() -> Non
         result = runner.invoke(app, ["arena", *args, "--move-time", "0.2", "--json"])
         assert result.exit_code == 0, result.output
         data = json.loads(result.stdout)
-        assert data["fallbacks"] == [fallbacks, 0]
+        # On a machine so busy that a stopped call takes longer to end, the
+        # standard bot may play one more move per game; never fewer.
+        assert data["fallbacks"][1] == 0
+        assert fallbacks <= data["fallbacks"][0] <= fallbacks + 2, data["fallbacks"]
         notes = [line for line in result.stderr.splitlines() if "took longer" in line]
         assert len(notes) == 2
         assert notes[0].startswith(f"pishti: bot '{spec}' at seat ")
@@ -104,6 +107,7 @@ def test_results_are_kept_as_matches_finish_and_a_run_resumes() -> None:
         "seed": 3,
         "matches": 3,
         "move_time": 2.0,
+        "reference": None,
     }
     assert sorted(line["index"] for line in kept[1:]) == [0, 1, 2]
     part = runner.invoke(app, ["arena", *args, "--matches", "2", "--results", "run.jsonl"])
@@ -149,3 +153,30 @@ def test_ctrl_c_prints_the_summary_of_the_matches_done() -> None:
     assert data["duplicate_matches"] == 1
     kept = _lines(Path("arena-tests.bots.misbehaving_Interrupts-novice-2p-seed0.jsonl"))
     assert len(kept) == 2 and kept[0]["move_time"] is None
+
+
+def test_compare_plays_a_reference_bot_on_the_same_deals_and_reports_the_paired_difference() -> (
+    None
+):
+    args = ["novice", "grabber", "--players", "2", "--target", "51", "--matches", "3"]
+    result = runner.invoke(app, ["arena", *args, "--compare", "standard", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    alone = json.loads(runner.invoke(app, ["arena", *args, "--json"]).stdout)
+    reference = json.loads(runner.invoke(app, ["arena", "standard", *args[1:], "--json"]).stdout)
+    # The A side is the run without --compare, the reference the run of C against B.
+    assert _untimed(alone)["sides"] == _untimed(data)["sides"]
+    assert [s["bot"] for s in data["reference"]["sides"]] == ["standard", "grabber"]
+    for mine, theirs in zip(data["reference"]["sides"], reference["sides"], strict=True):
+        assert mine["points_per_deck"] == theirs["points_per_deck"]
+        assert mine["win_rate"] == theirs["win_rate"]
+    difference = data["a_less_reference"]
+    expected = data["margin_per_deck"]["value"] - data["reference"]["margin_per_deck"]["value"]
+    assert abs(difference["margin_per_deck"]["value"] - expected) < 2e-4
+    low, high = difference["margin_per_deck"]["low"], difference["margin_per_deck"]["high"]
+    assert low < difference["margin_per_deck"]["value"] < high
+    win = data["sides"][0]["win_rate"]["value"] - data["reference"]["sides"][0]["win_rate"]["value"]
+    assert abs(difference["win_rate"]["value"] - win) < 2e-4
+    kept = _lines(Path("arena-novice-grabber-2p-seed0.jsonl"))
+    assert kept[0]["reference"] == "standard"
+    assert all(len(line["reference_games"]) == 2 for line in kept[1:])

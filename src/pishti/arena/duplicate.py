@@ -69,10 +69,16 @@ class GameResult:
 
 @dataclass(frozen=True, slots=True)
 class PairResult:
-    """A duplicate match: ``games[0]`` with side A as team 0, ``games[1]`` swapped."""
+    """A duplicate match: ``games[0]`` with side A as team 0, ``games[1]`` swapped.
+
+    ``reference``: in a run with a reference bot C (``--compare``), the two
+    games of C against side B on the very same deals, with the same seeds for
+    B's bots (C in A's place); else None.
+    """
 
     index: int
     games: tuple[GameResult, GameResult]
+    reference: tuple[GameResult, GameResult] | None = None
 
 
 class BotFailed(Exception):
@@ -220,6 +226,7 @@ class Job:
     seed: int
     index: int
     move_time: float | None = DEFAULT_MOVE_TIME
+    reference: str | None = None
 
 
 def play_pair(
@@ -230,31 +237,44 @@ def play_pair(
     seed: int,
     index: int,
     move_time: float | None = DEFAULT_MOVE_TIME,
+    reference: str | None = None,
 ) -> PairResult:
-    """Play duplicate match ``index``: both games, the second with the sides swapped.
+    """Play duplicate match ``index``: both games, the second with the sides swapped,
+    and the same two games with ``reference`` in side A's place when given.
 
     Raises:
         ValueError, BotFailed: as :func:`play_game`.
     """
-    games = tuple(
-        play_game(
-            side_a,
-            side_b,
-            players=players,
-            target=target,
-            seed=seed,
-            index=index,
-            swapped=swapped,
-            move_time=move_time,
+
+    def games(a: str) -> tuple[GameResult, GameResult]:
+        first, second = (
+            play_game(
+                a,
+                side_b,
+                players=players,
+                target=target,
+                seed=seed,
+                index=index,
+                swapped=swapped,
+                move_time=move_time,
+            )
+            for swapped in (False, True)
         )
-        for swapped in (False, True)
-    )
-    return PairResult(index, (games[0], games[1]))
+        return first, second
+
+    return PairResult(index, games(side_a), None if reference is None else games(reference))
 
 
 def _play_job(job: Job) -> PairResult:
     return play_pair(
-        job.side_a, job.side_b, job.players, job.target, job.seed, job.index, job.move_time
+        job.side_a,
+        job.side_b,
+        job.players,
+        job.target,
+        job.seed,
+        job.index,
+        job.move_time,
+        job.reference,
     )
 
 
@@ -268,6 +288,7 @@ def run_duplicate(
     seed: int = 0,
     jobs: int = 1,
     move_time: float | None = DEFAULT_MOVE_TIME,
+    reference: str | None = None,
     skip: Collection[int] = (),
     on_pair: Callable[[PairResult], None] | None = None,
 ) -> list[PairResult]:
@@ -280,6 +301,8 @@ def run_duplicate(
         seed: the run's seed; the same arguments give the same results.
         jobs: worker processes; 1 plays in this process.
         move_time: seconds a plug-in may take per move (see :func:`play_game`).
+        reference: a bot spec C that also plays side B on the same deals
+            (:attr:`PairResult.reference`), to compare A with C paired.
         skip: indices already played (a resumed run): not played again.
         on_pair: called with each duplicate match as it finishes (in any order);
             the pairs finished so far are kept even when a later one fails.
@@ -294,11 +317,11 @@ def run_duplicate(
         raise ValueError(f"matches must be at least 1, not {matches}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
-    make_bot(side_a, 0)
-    make_bot(side_b, 0)
+    for spec in (side_a, side_b) if reference is None else (side_a, side_b, reference):
+        make_bot(spec, 0)
     done = set(skip)
     job_args = [
-        Job(side_a, side_b, players, target, seed, i, move_time)
+        Job(side_a, side_b, players, target, seed, i, move_time, reference)
         for i in range(matches)
         if i not in done
     ]

@@ -3,7 +3,7 @@
 The first line is the run's settings::
 
     {"arena": 1, "bots": ["expert", "greedy"], "players": 2, "target": 101,
-     "seed": 3, "matches": 200, "move_time": 2.0}
+     "seed": 3, "matches": 200, "move_time": 2.0, "reference": "standard"}
 
 and every later line one finished duplicate match (:class:`PairResult`), in
 the order they finished::
@@ -11,7 +11,11 @@ the order they finished::
     {"index": 17, "games": [{"swapped": false, "score": 1.0, "decks": 6,
       "points": [104, 71], "pishtis": [3, 2], "jack_pishtis": [0, 0],
       "times": [[...], [...]], "cpu_times": [[...], [...]],
-      "fallbacks": [0, 0], "notes": []}, {...}]}
+      "fallbacks": [0, 0], "notes": []}, {...}],
+     "reference_games": [{...}, {...}]}
+
+(``reference`` and ``reference_games`` are null and absent in a run without
+``--compare``.)
 
 Each line is written and flushed as its match finishes, so an interrupted
 run loses at most the matches in play; ``pishti arena --resume FILE`` reads
@@ -40,6 +44,8 @@ class RunSettings:
         bots: ``(side A, side B)`` bot specs.  players: 4 or 2.  target: points (R6.1).
         seed: the run's seed.  matches: duplicate matches asked for.
         move_time: seconds a plug-in may take per move, or None.
+        reference: the bot that also plays side B on the same deals
+            (``--compare``), or None.
     """
 
     bots: tuple[str, str]
@@ -48,6 +54,7 @@ class RunSettings:
     seed: int
     matches: int
     move_time: float | None
+    reference: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The settings line's fields."""
@@ -59,6 +66,7 @@ class RunSettings:
             "seed": self.seed,
             "matches": self.matches,
             "move_time": self.move_time,
+            "reference": self.reference,
         }
 
 
@@ -68,23 +76,24 @@ def _rounded(values: tuple[float, ...]) -> list[float]:
 
 def pair_json(pair: PairResult) -> dict[str, Any]:
     """One duplicate match as a JSON-ready dict (times rounded to 0.1 microsecond)."""
+    data: dict[str, Any] = {"index": pair.index, "games": [_game_json(g) for g in pair.games]}
+    if pair.reference is not None:
+        data["reference_games"] = [_game_json(g) for g in pair.reference]
+    return data
+
+
+def _game_json(g: GameResult) -> dict[str, Any]:
     return {
-        "index": pair.index,
-        "games": [
-            {
-                "swapped": g.swapped,
-                "score": g.score,
-                "decks": g.decks,
-                "points": list(g.points),
-                "pishtis": list(g.pishtis),
-                "jack_pishtis": list(g.jack_pishtis),
-                "times": [_rounded(g.times[0]), _rounded(g.times[1])],
-                "cpu_times": [_rounded(g.cpu_times[0]), _rounded(g.cpu_times[1])],
-                "fallbacks": list(g.fallbacks),
-                "notes": list(g.notes),
-            }
-            for g in pair.games
-        ],
+        "swapped": g.swapped,
+        "score": g.score,
+        "decks": g.decks,
+        "points": list(g.points),
+        "pishtis": list(g.pishtis),
+        "jack_pishtis": list(g.jack_pishtis),
+        "times": [_rounded(g.times[0]), _rounded(g.times[1])],
+        "cpu_times": [_rounded(g.cpu_times[0]), _rounded(g.cpu_times[1])],
+        "fallbacks": list(g.fallbacks),
+        "notes": list(g.notes),
     }
 
 
@@ -123,7 +132,14 @@ def pair_from_json(data: Any) -> PairResult:
         games = data["games"]
         if len(games) != 2:
             raise ValueError("a duplicate match has two games")
-        return PairResult(int(data["index"]), (_game(games[0]), _game(games[1])))
+        reference = data.get("reference_games")
+        if reference is not None and len(reference) != 2:
+            raise ValueError("a duplicate match has two reference games")
+        return PairResult(
+            int(data["index"]),
+            (_game(games[0]), _game(games[1])),
+            None if reference is None else (_game(reference[0]), _game(reference[1])),
+        )
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"not a duplicate match: {exc!r}") from None
 
@@ -146,6 +162,7 @@ def settings_from_json(data: Any) -> RunSettings:
             seed=int(data["seed"]),
             matches=int(data["matches"]),
             move_time=None if move_time is None else float(move_time),
+            reference=None if data.get("reference") is None else str(data["reference"]),
         )
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"its settings line lacks {exc}") from None

@@ -18,7 +18,7 @@ from rich.table import Table
 from pishti.arena import run_duplicate, summarize
 from pishti.arena.duplicate import BotFailed, PairResult
 from pishti.arena.results import ResultsWriter, RunSettings, read_results
-from pishti.arena.stats import Estimate, SideReport
+from pishti.arena.stats import Estimate, SideReport, paired_difference
 from pishti.bots import make_bot
 from pishti.bots.guard import DEFAULT_MOVE_TIME
 from pishti.cli.app import app, fail
@@ -108,15 +108,55 @@ def _summary_text(summary: dict[str, Any], settings: RunSettings) -> None:
         )
 
 
+def _reference_pairs(pairs: list[PairResult]) -> list[PairResult]:
+    """The reference bot's games as pairs of their own (C in A's place)."""
+    out = []
+    for p in pairs:
+        assert p.reference is not None
+        out.append(PairResult(p.index, p.reference))
+    return out
+
+
 def _report(pairs: list[PairResult], settings: RunSettings, as_json: bool) -> None:
-    """Print the summary of ``pairs`` (JSON or a table) on standard output."""
+    """Print the summary of ``pairs`` (JSON or a table) on standard output; with a
+    reference bot, its own figures and A less it, paired on the same deals."""
     bot_a, bot_b = settings.bots
     summary = summarize(pairs, bot_a, bot_b)
+    reference = settings.reference
+    ref_summary = None
+    difference = None
+    if reference is not None:
+        ref_summary = summarize(_reference_pairs(pairs), reference, bot_b)
+        difference = paired_difference(pairs)
     if as_json:
         data = report_json(summary, settings.bots, settings.players, settings.target, settings.seed)
+        if ref_summary is not None and difference is not None:
+            sides: list[SideReport] = ref_summary["sides"]
+            ref_margin: Estimate = ref_summary["margin_per_deck"]
+            data["reference"] = {
+                "bot": reference,
+                "sides": [side.as_json() for side in sides],
+                "margin_per_deck": ref_margin.as_json(),
+                "fallbacks": list(ref_summary["fallbacks"]),
+            }
+            data["a_less_reference"] = {
+                "margin_per_deck": difference["margin_per_deck"].as_json(),
+                "win_rate": difference["win_rate"].as_json(),
+            }
         typer.echo(json.dumps(data))
-    else:
-        _summary_text(summary, settings)
+        return
+    _summary_text(summary, settings)
+    if ref_summary is not None and difference is not None:
+        out = Console()
+        out.print(f"Reference: {reference} against {bot_b} on the same deals")
+        out.print(report_table(ref_summary))
+        ref_text: Estimate = ref_summary["margin_per_deck"]
+        out.print(f"{reference} - {bot_b} points per deck: {ref_text.text()}")
+        out.print(
+            f"A less {reference}, paired: margin per deck "
+            f"{difference['margin_per_deck'].text()}, match win rate "
+            f"{difference['win_rate'].text(3)}"
+        )
 
 
 @app.command("arena")
@@ -152,6 +192,14 @@ def arena_command(
             "only the matches missing (--matches may ask for more).",
         ),
     ] = None,
+    compare: Annotated[
+        str | None,
+        typer.Option(
+            help="A reference bot C that also plays BOT_B on the same deals; reports "
+            "BOT_A less C, paired (e.g. --compare standard).",
+            metavar="C",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Play duplicate matches between BOT_A and BOT_B and compare them.
@@ -175,6 +223,8 @@ def arena_command(
             kept = settings.bots[0 if name == "BOT_A" else 1]
             if value is not None and value != kept:
                 raise fail(f"{resume} is a run of {kept!r} as {name}, not {value!r}", 2)
+        if compare is not None and compare != settings.reference:
+            raise fail(f"{resume} was run with --compare {settings.reference}, not {compare}", 2)
         if matches is not None and matches < settings.matches:
             raise fail(f"--matches must be at least the run's {settings.matches}", 2)
         if matches is not None:
@@ -193,15 +243,22 @@ def arena_command(
         if move_time < 0:
             raise fail("--move-time must be 0 (no limit) or positive seconds", 2)
         settings = RunSettings(
-            (bot_a, bot_b), players, target, seed, count, move_time if move_time > 0 else None
+            (bot_a, bot_b),
+            players,
+            target,
+            seed,
+            count,
+            move_time if move_time > 0 else None,
+            compare,
         )
         path = results if results is not None else default_results_path(bot_a, bot_b, players, seed)
     if jobs < 1:
         raise fail("--jobs must be at least 1", 2)
     side_a, side_b = settings.bots
     try:
-        make_bot(side_a, 0)
-        make_bot(side_b, 0)
+        for spec in (side_a, side_b, settings.reference):
+            if spec is not None:
+                make_bot(spec, 0)
         writer = (
             ResultsWriter.resume(path)
             if resume is not None
@@ -243,6 +300,7 @@ def arena_command(
                 seed=settings.seed,
                 jobs=jobs,
                 move_time=settings.move_time,
+                reference=settings.reference,
                 skip={p.index for p in done},
                 on_pair=finished,
             )
