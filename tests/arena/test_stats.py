@@ -37,3 +37,31 @@ def test_rate_estimate_is_a_wilson_interval_within_zero_and_one() -> None:
     assert mixed.value == 0.5
     assert 0.0 <= mixed.low < 0.5 < mixed.high <= 1.0
     assert mixed.high - 0.5 == pytest.approx(0.5 - mixed.low)
+
+
+def test_the_paired_difference_of_two_margins_per_deck() -> None:
+    import dataclasses
+
+    from pishti.arena.duplicate import GameResult, PairResult
+    from pishti.arena.stats import paired_difference
+
+    def game(points: tuple[int, int], decks: int, score: float) -> GameResult:
+        return GameResult(False, score, decks, points, (0, 0), (0, 0), ((), ()), ((), ()))
+
+    pairs = [
+        PairResult(0, (game((60, 40), 4, 1.0), game((50, 55), 4, 0.0))),
+        PairResult(1, (game((70, 30), 5, 1.0), game((52, 40), 3, 1.0))),
+        PairResult(2, (game((40, 51), 4, 0.0), game((51, 20), 2, 1.0))),
+    ]
+    refs = [
+        (game((51, 45), 4, 1.0), game((40, 51), 4, 0.0)),
+        (game((52, 40), 4, 1.0), game((45, 52), 4, 0.0)),
+        (game((30, 52), 3, 0.0), game((51, 30), 3, 1.0)),
+    ]
+    compared = [dataclasses.replace(p, reference=r) for p, r in zip(pairs, refs, strict=True)]
+    out = paired_difference(compared)
+    # A: margins 15, 52, 20 over 8, 8, 6 decks = 87/22; C: -5, 5, -1 over 8, 8, 6 = -1/22.
+    assert abs(out["margin_per_deck"].value - 88 / 22) < 1e-12
+    # Win rates per pair: A 0.5, 1.0, 0.5; C 0.5, 0.5, 0.5: differences 0, 0.5, 0.
+    assert abs(out["win_rate"].value - 1 / 6) < 1e-12
+    assert out["margin_per_deck"].low < out["margin_per_deck"].value < out["margin_per_deck"].high

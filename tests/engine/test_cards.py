@@ -50,7 +50,8 @@ def test_r1_1_rank_and_suit_of_a_card() -> None:
         ("td", "TD"),
         ("2c", "2C"),
         ("jh", "JH"),
-        (" as ", "AS"),
+        ("aS", "AS"),
+        ("10S", "TS"),
         ("Kh", "KH"),
     ],
 )
@@ -70,6 +71,38 @@ def test_r1_2_exact_card_numbers() -> None:
 
 @pytest.mark.parametrize("bad", ["XX", "", "1D", "11D", "T", "TDD", "ZC", "JX", "10", "0D", "🂡"])
 def test_r1_2_bad_text_is_a_card_error(bad: str) -> None:
+    with pytest.raises(CardError, match="not a card"):
+        parse_card(bad)
+
+
+REFUSED_FORMS = [
+    " 6S",  # a space before
+    "4S ",  # a space after
+    " AS ",
+    "\t7C",
+    "7C\n",
+    "7 C",
+    "9\u017f",  # LATIN SMALL LETTER LONG S: Unicode upper-cases it to S
+    "\u0131S",  # dotless i (no rank, but upper-cases to I)
+    "K\u212a",  # KELVIN SIGN, which lower-cases to k
+    "\uff21S",  # FULLWIDTH LATIN CAPITAL LETTER A
+    "A\uff33",  # FULLWIDTH S
+    "\u0669S",  # ARABIC-INDIC DIGIT NINE
+    "\uff11\uff10D",  # fullwidth 10
+    "1\u2070D",  # a superscript zero
+    "\u00bdS",
+    "10\u00a0D",  # a no-break space inside
+    "T\u200bD",  # a zero-width space inside
+    "010D",
+    "+2C",
+]
+"""Texts that look like cards to a lenient reader and that R1.2 does not allow."""
+
+
+@pytest.mark.parametrize("bad", REFUSED_FORMS)
+def test_r1_2_only_ascii_without_spaces_is_read(bad: str) -> None:
+    # R1.2 allows 10 for T and lower case, nothing more: no surrounding spaces, no
+    # Unicode case mapping or digits.
     with pytest.raises(CardError, match="not a card"):
         parse_card(bad)
 

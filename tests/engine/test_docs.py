@@ -19,7 +19,7 @@ def _blocks() -> list[str]:
 def test_docs_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # the records example writes match.json
     blocks = _blocks()
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     namespace: dict[str, object] = {}
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -31,3 +31,5 @@ def test_docs_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert "[73, 107] 1 10" in lines
     assert sum("'type': 'pishti'" in line for line in lines) == 2
     assert (tmp_path / "match.json").is_file()
+    # the batch engine's example (numpy is in the research extra)
+    assert lines[-2:] == ["[9.73, 9.61]", "[12, 4]"]

@@ -64,6 +64,11 @@ CASES = [
     # (edit, deck, play, message)
     (_set("decks/1/middle/2", "XX"), 2, None, "middle: 'XX' is not a card"),
     (_set("decks/0/plays/4", "1Z"), 1, 5, "play: '1Z' is not a card"),
+    # R1.2: ASCII only, no surrounding spaces
+    (_set("decks/0/plays/4", " JC"), 1, 5, "play: ' JC' is not a card"),
+    (_set("decks/0/plays/4", "JC "), 1, 5, "play: 'JC ' is not a card"),
+    (_set("decks/1/middle/2", "9\u017f"), 2, None, "middle: '9\u017f' is not a card"),
+    (_set("decks/0/deals/0/0/0", "\uff21S"), 1, None, "deal 1, seat 0: '\uff21S' is not a card"),
     (_set("decks/0/deals/1/2/3", 7), 1, None, "deal 2, seat 2: 7 is not a card"),
     (_set("decks/1/deals/0/0/0", "AD"), 2, None,
      "the deal is not 52 distinct cards (twice: AD; missing: 8C)"),

@@ -236,3 +236,15 @@ def test_simulate_refuses_bad_options(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["simulate", *args])
     assert result.exit_code == 2
     assert result.stderr == f"pishti: {message}\n"
+
+
+@pytest.mark.parametrize("card", [" JC", "JC ", "J\u0421"])  # the last with a Cyrillic Es
+def test_r1_2_replay_refuses_a_card_with_spaces_or_not_ascii(tmp_path: Path, card: str) -> None:
+    data = record_json(4, 101, deck_json(4, 3, MIDDLE_A, PLAYS_A))
+    assert data["decks"][0]["plays"][4] == "JC"
+    data["decks"][0]["plays"][4] = card
+    path = _write(tmp_path, data)
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == f"pishti: {path}: deck 1, play 5: play: {card!r} is not a card\n"

@@ -3,10 +3,12 @@ and the refusals of client messages."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import ValidationError
 
-from pishti.server.protocol import BadMessage, CreateTable, parse_message
+from pishti.server.protocol import BadMessage, CreateTable, JoinTable, explain, parse_message
 
 
 def test_players_and_target_take_whole_numbers() -> None:
@@ -88,3 +90,74 @@ def test_refusals_say_what_is_wrong_in_plain_words(text: str, reason: str) -> No
     with pytest.raises(BadMessage) as caught:
         parse_message(text)
     assert caught.value.message == reason
+
+
+SEQ_BOUND = "must be below 2^53 (9007199254740992)"
+
+
+@pytest.mark.parametrize(
+    "message, reason",
+    [
+        ({"type": "hello", "token": "t", "last_seq": -1}, "hello.last_seq: must be 0 or more"),
+        ({"type": "hello", "token": "t", "last_seq": 2**53}, f"hello.last_seq: {SEQ_BOUND}"),
+        ({"type": "hello", "token": "t", "last_seq": 2**53 - 1}, None),
+        ({"type": "hello", "token": ""}, "hello.token: must not be empty"),
+        ({"type": "hello", "token": "t" * 129}, "hello.token: must be at most 128 characters"),
+        ({"type": "hello", "token": 5}, "hello.token: must be a string"),
+        ({"type": "hello", "token": None}, "hello.token: must be a string"),
+        (
+            {"type": "hello", "token": "t", "last_seq": "3"},
+            "hello.last_seq: must be a whole number",
+        ),
+        ({"type": "play", "card": "A", "seq": 1}, "play.card: must be at least 2 characters"),
+        ({"type": "play", "card": "10DD", "seq": 1}, "play.card: must be at most 3 characters"),
+        ({"type": "play", "card": 5, "seq": 1}, "play.card: must be a string"),
+        ({"type": "play", "card": "AS", "seq": -5}, "play.seq: must be 0 or more"),
+        ({"type": "play", "card": "AS", "seq": 2**60}, f"play.seq: {SEQ_BOUND}"),
+        ({"type": "play", "card": "AS", "seq": True}, "play.seq: must be a whole number"),
+        ({"type": "add_bot", "seat": 4, "level": "x"}, "add_bot.seat: must be 3 or less"),
+        ({"type": "add_bot", "seat": -1, "level": "x"}, "add_bot.seat: must be 0 or more"),
+        ({"type": "add_bot", "seat": 1, "level": ""}, "add_bot.level: must not be empty"),
+        ({"type": "add_bot", "seat": 1, "level": []}, "add_bot.level: must be a string"),
+        ({"type": "remove_bot", "seat": "1"}, "remove_bot.seat: must be a whole number"),
+        ({"type": 5}, "unknown message type"),
+        ([], "the message must be a JSON object"),
+    ],
+)
+def test_refusals_use_the_protocols_words_never_the_validators(
+    message: object, reason: str | None
+) -> None:
+    # Found by a black-box client: "Input should be greater than or equal to 0",
+    # "Input should be less than 9007199254740992", "String should have at least ...".
+    text = json.dumps(message)
+    if reason is None:
+        parse_message(text)
+        return
+    with pytest.raises(BadMessage) as caught:
+        parse_message(text)
+    assert caught.value.message == reason
+
+
+@pytest.mark.parametrize(
+    "model, body, reason",
+    [
+        (CreateTable, {"name": "x", "players": 3}, "players: must be 4 or 2"),
+        (CreateTable, {"name": "x", "target": 5}, "target: must be 51, 101 or 151"),
+        (
+            CreateTable,
+            {"name": "x", "tempo": "slow"},
+            'tempo: must be "relaxed", "normal" or "fast"',
+        ),
+        (CreateTable, {"name": 5}, "name: must be a string"),
+        (CreateTable, {"name": "x", "seat": 1}, "seat: is not a field of the body"),
+        (JoinTable, {"name": "x", "seat": 9}, "seat: must be 3 or less"),
+        (JoinTable, {"name": "x", "seat": -1}, "seat: must be 0 or more"),
+    ],
+)
+def test_http_body_refusals_use_the_protocols_words(
+    model: type[CreateTable | JoinTable], body: dict[str, object], reason: str
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        model.model_validate(body)
+    first = caught.value.errors()[0]
+    assert explain(first, ".".join(str(p) for p in first["loc"]), "the body") == reason

@@ -366,7 +366,7 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
             (b'{"name": "   "}', "name: must hold a character that shows"),
             (b'{"name": "a\\ud800b"}', "name: must be valid Unicode text"),
             (b'{"name": "\xff"}', "the body is not valid JSON"),
-            (b'{"name": "ann", "color": 1}', "color: is not a field of this message"),
+            (b'{"name": "ann", "color": 1}', "color: is not a field of the body"),
         ]:
             r = await http.post("/api/tables", content=body, headers=json_type)
             error = {"code": "bad_request", "message": message}
@@ -374,7 +374,7 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
         r = await http.post(f"/api/tables/{t['table_id']}/join", json={"name": "b", "seat": "1"})
         error = {"code": "bad_request", "message": "seat: must be a whole number"}
         assert (r.status_code, r.json()["error"]) == (400, error)
-        for odd in ("1_0", "+1", "1.0", "1\n", "١", "0x1", "9999999999"):
+        for odd in ("1_0", "+1", "1.0", "1\n", "١", "0x1", "-1", ""):
             r = await http.get(f"/api/tables/{t['table_id']}/record", params={"match": odd})
             error = {"code": "bad_request", "message": "match: must be a match number (1, 2, ...)"}
             assert (r.status_code, r.json()["error"]) == (400, error), odd

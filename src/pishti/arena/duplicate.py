@@ -16,12 +16,22 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import signal
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
-from pishti.bots import make_bot
+from pishti.bots import Bot, StandardBot, make_bot
+from pishti.bots.guard import (
+    BUSY,
+    DEFAULT_MOVE_TIME,
+    OVERTIME,
+    BotFault,
+    GuardedBot,
+    check_card,
+    fault_line,
+)
+from pishti.bots.plugins import is_plugin_spec
 from pishti.engine.deck import Deck, deal_deck
 from pishti.engine.match import DeckSource, Match
 from pishti.engine.view import seat_view
@@ -40,6 +50,9 @@ class GameResult:
         times: ``(a, b)``, wall-clock seconds each side's bots took per move, in order.
         cpu_times: ``(a, b)``, the same in CPU seconds of the playing process
             (what a move costs on one core, however busy the machine).
+        fallbacks: ``(a, b)``, moves on which a side's plug-in ran over its
+            time and the standard bot's card was played instead (R7.2).
+        notes: one line per such move (:func:`pishti.bots.guard.fault_line`).
     """
 
     swapped: bool
@@ -50,14 +63,31 @@ class GameResult:
     jack_pishtis: tuple[int, int]
     times: tuple[tuple[float, ...], tuple[float, ...]]
     cpu_times: tuple[tuple[float, ...], tuple[float, ...]]
+    fallbacks: tuple[int, int] = (0, 0)
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class PairResult:
-    """A duplicate match: ``games[0]`` with side A as team 0, ``games[1]`` swapped."""
+    """A duplicate match: ``games[0]`` with side A as team 0, ``games[1]`` swapped.
+
+    ``reference``: in a run with a reference bot C (``--compare``), the two
+    games of C against side B on the very same deals, with the same seeds for
+    B's bots (C in A's place); else None.
+    """
 
     index: int
     games: tuple[GameResult, GameResult]
+    reference: tuple[GameResult, GameResult] | None = None
+
+
+class BotFailed(Exception):
+    """A bot returned something that is not a legal card, or raised, during a game.
+
+    The message is one line naming the bot, the seat, the duplicate match,
+    the game and the deck, and what the bot returned or raised
+    (:func:`pishti.bots.guard.fault_line`).
+    """
 
 
 def derived_seed(*parts: object) -> int:
@@ -79,6 +109,20 @@ def duplicate_decks(seed: int, index: int, players: int) -> tuple[int, DeckSourc
     return first_dealer, source
 
 
+def seat_bot(spec: str, seed: int, move_time: float | None) -> Bot:
+    """Build the bot ``spec`` for a seat: a plug-in comes guarded
+    (:class:`~pishti.bots.guard.GuardedBot`, ``move_time`` seconds per move),
+    a built-in level as it is.
+
+    Raises:
+        ValueError: the spec is unknown, or the plug-in cannot be loaded or built.
+    """
+    bot = make_bot(spec, seed)
+    if is_plugin_spec(spec):
+        return GuardedBot(bot, spec, move_time)
+    return bot
+
+
 def play_game(
     side_a: str,
     side_b: str,
@@ -88,6 +132,7 @@ def play_game(
     seed: int,
     index: int,
     swapped: bool,
+    move_time: float | None = DEFAULT_MOVE_TIME,
 ) -> GameResult:
     """Play one game of duplicate match ``index`` and return its result.
 
@@ -96,34 +141,50 @@ def play_game(
         players: 4 or 2.  target: points to reach (R6.1).
         seed, index: pick the decks (:func:`duplicate_decks`) and the bots' seeds.
         swapped: False gives team 0 to side A, True to side B.
+        move_time: seconds a plug-in may take per move (None: no limit); a
+            move over it is stopped and the standard bot's card is played (R7.2).
     Raises:
-        ValueError: a bot spec is unknown, or a bot played a card it does not hold.
+        ValueError: a bot spec is unknown, or a plug-in cannot be built.
+        BotFailed: a bot returned something that is not a legal card, or raised.
     """
     first_dealer, source = duplicate_decks(seed, index, players)
     match = Match(players, target, seed=0, first_dealer=first_dealer, deck_source=source)
     game = int(swapped)
     a_team = 1 if swapped else 0
-    bots = [
-        make_bot(side_a if seat & 1 == a_team else side_b, derived_seed(seed, index, game, seat))
-        for seat in range(players)
-    ]
+    where = f"seed {seed}, duplicate match {index}, game {game}"
+    bots: list[Bot] = []
+    for seat in range(players):
+        spec = side_a if seat & 1 == a_team else side_b
+        try:
+            bots.append(seat_bot(spec, derived_seed(seed, index, game, seat), move_time))
+        except ValueError as exc:
+            raise ValueError(f"{exc} (seat {seat}, {where})") from None
+    fallback = StandardBot()
     times: tuple[list[float], list[float]] = ([], [])
     cpu_times: tuple[list[float], list[float]] = ([], [])
+    fallbacks = [0, 0]
+    notes: list[str] = []
     clock = time.perf_counter
     cpu_clock = time.process_time
     while not match.finished:
-        seat = match.to_play
-        assert seat is not None
-        view = seat_view(match, seat)
+        player = match.to_play
+        assert player is not None
+        view = seat_view(match, player)
+        side = 0 if player & 1 == a_team else 1
+        bot = bots[player]
         start = clock()
         cpu_start = cpu_clock()
-        card = bots[seat].choose(view)
+        try:
+            card = check_card(bot.choose(view), view)
+        except BotFault as fault:
+            line = fault_line(_spec_of(bot), player, where, view.deck, fault)
+            if fault.kind not in (OVERTIME, BUSY):
+                raise BotFailed(line) from None
+            fallbacks[side] += 1
+            notes.append(line + "; the standard bot played that move")
+            card = fallback.choose(view)
         cpu_elapsed = cpu_clock() - cpu_start
         elapsed = clock() - start
-        if card not in view.legal_cards:
-            name = bots[seat].name
-            raise ValueError(f"bot {name!r} at seat {seat} played a card it does not hold")
-        side = 0 if seat & 1 == a_team else 1
         times[side].append(elapsed)
         cpu_times[side].append(cpu_elapsed)
         match.play(card)
@@ -145,28 +206,76 @@ def play_game(
         jack_pishtis=(jack_pishtis[a_team], jack_pishtis[b_team]),
         times=(tuple(times[0]), tuple(times[1])),
         cpu_times=(tuple(cpu_times[0]), tuple(cpu_times[1])),
+        fallbacks=(fallbacks[0], fallbacks[1]),
+        notes=tuple(notes),
     )
 
 
-Job = tuple[str, str, int, int, int, int]
-"""``(side_a, side_b, players, target, seed, index)``: one duplicate match to play."""
+def _spec_of(bot: Bot) -> str:
+    return bot.spec if isinstance(bot, GuardedBot) else bot.name
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One duplicate match to play (a picklable job for a worker process)."""
+
+    side_a: str
+    side_b: str
+    players: int
+    target: int
+    seed: int
+    index: int
+    move_time: float | None = DEFAULT_MOVE_TIME
+    reference: str | None = None
 
 
 def play_pair(
-    side_a: str, side_b: str, players: int, target: int, seed: int, index: int
+    side_a: str,
+    side_b: str,
+    players: int,
+    target: int,
+    seed: int,
+    index: int,
+    move_time: float | None = DEFAULT_MOVE_TIME,
+    reference: str | None = None,
 ) -> PairResult:
-    """Play duplicate match ``index``: both games, the second with the sides swapped."""
-    first = play_game(
-        side_a, side_b, players=players, target=target, seed=seed, index=index, swapped=False
-    )
-    second = play_game(
-        side_a, side_b, players=players, target=target, seed=seed, index=index, swapped=True
-    )
-    return PairResult(index, (first, second))
+    """Play duplicate match ``index``: both games, the second with the sides swapped,
+    and the same two games with ``reference`` in side A's place when given.
+
+    Raises:
+        ValueError, BotFailed: as :func:`play_game`.
+    """
+
+    def games(a: str) -> tuple[GameResult, GameResult]:
+        first, second = (
+            play_game(
+                a,
+                side_b,
+                players=players,
+                target=target,
+                seed=seed,
+                index=index,
+                swapped=swapped,
+                move_time=move_time,
+            )
+            for swapped in (False, True)
+        )
+        return first, second
+
+    return PairResult(index, games(side_a), None if reference is None else games(reference))
 
 
-def _play_pair_job(job: Job) -> PairResult:
-    return play_pair(*job)
+def _play_job(job: Job) -> PairResult:
+    return play_pair(
+        job.side_a,
+        job.side_b,
+        job.players,
+        job.target,
+        job.seed,
+        job.index,
+        job.move_time,
+        job.reference,
+    )
 
 
 def run_duplicate(
@@ -178,6 +287,9 @@ def run_duplicate(
     target: int = 101,
     seed: int = 0,
     jobs: int = 1,
+    move_time: float | None = DEFAULT_MOVE_TIME,
+    reference: str | None = None,
+    skip: Collection[int] = (),
     on_pair: Callable[[PairResult], None] | None = None,
 ) -> list[PairResult]:
     """Play ``matches`` duplicate matches (``2 * matches`` games) and return them by index.
@@ -188,17 +300,31 @@ def run_duplicate(
         matches: duplicate matches to play, at least 1.
         seed: the run's seed; the same arguments give the same results.
         jobs: worker processes; 1 plays in this process.
-        on_pair: called with each duplicate match as it finishes (in any order).
+        move_time: seconds a plug-in may take per move (see :func:`play_game`).
+        reference: a bot spec C that also plays side B on the same deals
+            (:attr:`PairResult.reference`), to compare A with C paired.
+        skip: indices already played (a resumed run): not played again.
+        on_pair: called with each duplicate match as it finishes (in any order);
+            the pairs finished so far are kept even when a later one fails.
+    Returns:
+        The pairs played (not those skipped), by index.
     Raises:
-        ValueError: a bot spec is unknown (checked before any game), or bad counts.
+        ValueError: a bot spec is unknown or cannot be built (checked before
+            any game), or bad counts.
+        BotFailed: a bot returned something that is not a legal card, or raised.
     """
     if matches < 1:
         raise ValueError(f"matches must be at least 1, not {matches}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
-    make_bot(side_a, 0)
-    make_bot(side_b, 0)
-    job_args: list[Job] = [(side_a, side_b, players, target, seed, i) for i in range(matches)]
+    for spec in (side_a, side_b) if reference is None else (side_a, side_b, reference):
+        make_bot(spec, 0)
+    done = set(skip)
+    job_args = [
+        Job(side_a, side_b, players, target, seed, i, move_time, reference)
+        for i in range(matches)
+        if i not in done
+    ]
     results: list[PairResult] = []
     for pair in _run_jobs(job_args, jobs):
         results.append(pair)
@@ -208,15 +334,23 @@ def run_duplicate(
     return results
 
 
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_jobs(job_args: list[Job], jobs: int) -> Iterator[PairResult]:
-    if jobs == 1:
+    if jobs == 1 or len(job_args) <= 1:
         for job in job_args:
-            yield _play_pair_job(job)
+            yield _play_job(job)
         return
     # "spawn" starts clean workers (no threads forked from a progress bar); each
     # inherits this process's import path, so plug-in bots import there too.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [pool.submit(_play_pair_job, job) for job in job_args]
-        for future in as_completed(futures):
-            yield future.result()
+    pool = context.Pool(min(jobs, len(job_args)), initializer=_quiet_worker)
+    try:
+        yield from pool.imap_unordered(_play_job, job_args)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()

@@ -154,8 +154,10 @@ def summarize(pairs: Sequence[PairResult], side_a: str, side_b: str) -> dict[str
 
     Returns:
         ``{"duplicate_matches", "games", "decks", "draws", "sides": [SideReport A,
-        SideReport B], "margin_per_deck": Estimate}``, where ``margin_per_deck``
-        is A's points per deck less B's.
+        SideReport B], "margin_per_deck": Estimate, "fallbacks": (a, b)}``, where
+        ``margin_per_deck`` is A's points per deck less B's and ``fallbacks``
+        counts each side's moves played by the standard bot after a plug-in
+        ran over its time.
     Raises:
         ValueError: ``pairs`` is empty.
     """
@@ -194,4 +196,56 @@ def summarize(pairs: Sequence[PairResult], side_a: str, side_b: str) -> dict[str
         "draws": sum(1 for p in pairs for g in p.games if g.score == 0.5),
         "sides": sides,
         "margin_per_deck": ratio_estimate(margins, decks),
+        "fallbacks": (
+            sum(g.fallbacks[0] for p in pairs for g in p.games),
+            sum(g.fallbacks[1] for p in pairs for g in p.games),
+        ),
     }
+
+
+def paired_difference(pairs: Sequence[PairResult]) -> dict[str, Estimate]:
+    """Side A less the reference bot C, paired on the same deals (``--compare``).
+
+    Every pair must hold its :attr:`PairResult.reference` games.  Returns
+    ``{"margin_per_deck": Estimate, "win_rate": Estimate}``: A's margin per
+    deck over side B less C's margin per deck over side B (a difference of
+    two ratios, with the delta-method interval over pairs, the two ratios'
+    residuals taken together since they share the deals), and A's match win
+    rate less C's (the mean of the pairs' differences, normal interval).
+
+    Raises:
+        ValueError: no pairs, or a pair without reference games.
+    """
+    if not pairs:
+        raise ValueError("no duplicate matches to compare")
+    if any(p.reference is None for p in pairs):
+        raise ValueError("a duplicate match has no reference games")
+    rows = []
+    for p in pairs:
+        ref = p.reference
+        assert ref is not None
+        rows.append(
+            (
+                float(sum(g.points[0] - g.points[1] for g in p.games)),
+                float(sum(g.decks for g in p.games)),
+                float(sum(g.points[0] - g.points[1] for g in ref)),
+                float(sum(g.decks for g in ref)),
+                sum(g.score for g in p.games) / 2 - sum(g.score for g in ref) / 2,
+            )
+        )
+    n = len(rows)
+    deck_a = sum(r[1] for r in rows)
+    deck_c = sum(r[3] for r in rows)
+    ratio_a = sum(r[0] for r in rows) / deck_a
+    ratio_c = sum(r[2] for r in rows) / deck_c
+    value = ratio_a - ratio_c
+    if n < 2:
+        margin = Estimate(value, value, value)
+    else:
+        influence = [
+            (m_a - ratio_a * d_a) / (deck_a / n) - (m_c - ratio_c * d_c) / (deck_c / n)
+            for m_a, d_a, m_c, d_c, _ in rows
+        ]
+        half = Z95 * statistics.stdev(influence) / math.sqrt(n)
+        margin = Estimate(value, value - half, value + half)
+    return {"margin_per_deck": margin, "win_rate": mean_estimate([r[4] for r in rows])}

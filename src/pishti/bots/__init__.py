@@ -8,7 +8,13 @@ nothing but its seat's :class:`~pishti.engine.view.SeatView` (R7.7).  Levels:
 - ``standard``: counts cards and plays like a careful human.
 - ``expert``: searches sampled deals with the standard policy in playouts.
 
-:func:`make_bot` builds a level by name, or a plug-in given as ``module:Class``.
+:mod:`pishti.bots.baselines` holds sparring partners of other styles
+(:data:`~pishti.bots.baselines.POOL`: ``grabber``, ``hunter``, ``hoarder``,
+``sloppy``, and the held-out ``sampler`` and ``miser``), to measure bots
+against; they are not levels.
+
+:func:`make_bot` builds a level or a sparring partner by name, or a plug-in
+given as ``module:Class``.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pishti.bots.base import Bot, RandomBot
+from pishti.bots.baselines import POOL
 from pishti.bots.expert import ExpertBot
 from pishti.bots.novice import NoviceBot
 from pishti.bots.plugins import is_plugin_spec, make_plugin_bot
@@ -34,19 +41,28 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     """Build the bot of ``level`` seeded with ``seed``.
 
     Args:
-        level: a name in :data:`LEVELS`, or a plug-in ``"module:Class"``
-            (see :mod:`pishti.bots.plugins`).
+        level: a name in :data:`LEVELS` or in :data:`~pishti.bots.baselines.POOL`,
+            or a plug-in ``"module:Class"`` (see :mod:`pishti.bots.plugins`).
         seed: makes the bot's choices reproducible; None draws a fresh seed.
     Raises:
         ValueError: unknown level, or a plug-in that cannot be loaded or is no bot.
     """
     if is_plugin_spec(level):
         return make_plugin_bot(level, seed)
-    try:
-        factory = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}") from None
+    factory = LEVELS.get(level) or POOL.get(level)
+    if factory is None:
+        known = ", ".join([*LEVELS, *POOL])
+        raise ValueError(f"unknown bot level {level!r}; known: {known}") from None
     return factory(seed)
 
 
-__all__ = ["LEVELS", "Bot", "ExpertBot", "NoviceBot", "RandomBot", "StandardBot", "make_bot"]
+__all__ = [
+    "LEVELS",
+    "POOL",
+    "Bot",
+    "ExpertBot",
+    "NoviceBot",
+    "RandomBot",
+    "StandardBot",
+    "make_bot",
+]

@@ -18,8 +18,19 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from pishti.bots import Bot, make_bot
+from pishti.bots import Bot, StandardBot, make_bot
+from pishti.bots.guard import (
+    BUSY,
+    DEFAULT_MOVE_TIME,
+    OVERTIME,
+    BotFault,
+    GuardedBot,
+    check_card,
+    fault_line,
+)
+from pishti.bots.plugins import is_plugin_spec
 from pishti.cli.app import app, fail
 from pishti.cli.arena import allow_local_plugins
 from pishti.cli.replay import count_table
@@ -88,8 +99,10 @@ class TerminalTable:
         bots: dict[int, Bot],
         console: Console,
         read_key: KeyReader,
+        label: str = "the match",
     ) -> None:
-        """Seat the person and the bots.
+        """Seat the person and the bots; ``label`` names the match in reports
+        of a failing bot (``"match seed 5"``).
 
         Raises:
             ValueError: a seat other than ``human`` has no bot.
@@ -103,6 +116,7 @@ class TerminalTable:
         self.console = console
         self.read_key = read_key
         self.narrating = match.deck_number
+        self.label = label
 
     # -- names ---------------------------------------------------------------
 
@@ -133,9 +147,31 @@ class TerminalTable:
             seat = match.to_play
             assert seat is not None
             view = seat_view(match, seat)
-            card = self.ask(view) if seat == self.human else self.bots[seat].choose(view)
+            card = self.ask(view) if seat == self.human else self.bot_card(seat, view)
             for event in match.play(card, seat):
                 self.narrate(event)
+
+    def bot_card(self, seat: int, view: SeatView) -> Card:
+        """The card of the bot at ``seat``, checked (:mod:`pishti.bots.guard`).
+
+        A bot that returns something other than one of its cards, or raises,
+        is reported in one line and the standard bot takes its seat for the
+        rest of the match; a move over the time limit is reported and the
+        standard bot plays that move (R7.2).  The match goes on either way.
+        """
+        bot = self.bots[seat]
+        try:
+            return check_card(bot.choose(view), view)
+        except BotFault as fault:
+            spec = bot.spec if isinstance(bot, GuardedBot) else bot.name
+            line = fault_line(spec, seat, self.label, view.deck, fault)
+            if fault.kind in (OVERTIME, BUSY):
+                line += "; the standard bot plays this move"
+            else:
+                self.bots[seat] = StandardBot()
+                line += f"; the standard bot plays seat {seat} from now on"
+            self.console.print(f"[bold red]pishti:[/bold red] {escape(line)}", soft_wrap=True)
+            return StandardBot().choose(view)
 
     def intro(self) -> None:
         """Who sits where, and the target (R6.1)."""
@@ -275,6 +311,13 @@ def play_command(
     seed: Annotated[
         int | None, typer.Option(help="Seed of the deals and the bots (random if not given).")
     ] = None,
+    move_time: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a plug-in bot may take per move; a move over it is stopped and "
+            "the standard bot plays it. 0: no limit.",
+        ),
+    ] = DEFAULT_MOVE_TIME,
 ) -> None:
     """Play a match in the terminal against bots (with a bot partner at four).
 
@@ -287,13 +330,19 @@ def play_command(
     allow_local_plugins()
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
+    if move_time < 0:
+        raise fail("--move-time must be 0 (no limit) or positive seconds", 2)
     try:
         seated = {s: make_bot(bots, seed * 10 + s) for s in range(players) if s != HUMAN_SEAT}
     except ValueError as exc:
         raise fail(str(exc), 2) from None
+    if is_plugin_spec(bots):
+        limit = move_time if move_time > 0 else None
+        seated = {s: GuardedBot(bot, bots, limit) for s, bot in seated.items()}
     match = Match(players, target, seed=seed)
     console = Console(highlight=False)
-    table = TerminalTable(match, HUMAN_SEAT, seated, console, read_line_or_key)
+    label = f"match seed {seed}"
+    table = TerminalTable(match, HUMAN_SEAT, seated, console, read_line_or_key, label)
     try:
         table.run()
     except Quit:

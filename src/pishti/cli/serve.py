@@ -62,6 +62,22 @@ def serve_command(
             "(an fsync per commit).",
         ),
     ] = "NORMAL",
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a client has to send a request's headers (a WebSocket's handshake "
+            "too), from opening the connection or the first byte of the request; past it the "
+            "connection is closed.",
+        ),
+    ] = 10.0,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Addresses of reverse proxies to trust (comma-separated; '*' for any): "
+            "X-Forwarded-For and X-Forwarded-Proto are read only from these.  Default: none, "
+            "every client is known by the address it connects from.",
+        ),
+    ] = "",
     gc_sweep: Annotated[
         float,
         typer.Option(
@@ -75,16 +91,25 @@ def serve_command(
 
     from pishti.server import ServerConfig, create_app
     from pishti.server.config import database_url
+    from pishti.server.http import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, with_header_timeout
     from pishti.server.store import DatabaseError, check_database
 
     if not 0 <= port <= 65535:
         raise fail("--port must be from 0 to 65535", 2)
-    if bot_delay < 0 or time_scale <= 0 or rate <= 0 or http_rate <= 0 or gc_sweep < 0:
+    if (
+        bot_delay < 0
+        or time_scale <= 0
+        or rate <= 0
+        or http_rate <= 0
+        or gc_sweep < 0
+        or not header_timeout > 0
+    ):
         raise fail(
             "--bot-delay and --gc-sweep must be 0 or more, "
-            "--time-scale, --rate and --http-rate above 0",
+            "--time-scale, --rate, --http-rate and --header-timeout above 0",
             2,
         )
+    proxies = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
     if log_level.lower() not in LOG_LEVELS:
         raise fail(f"--log-level must be one of: {', '.join(LOG_LEVELS)}", 2)
     if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
@@ -113,6 +138,11 @@ def serve_command(
         create_app(config),
         host=host,
         port=port,
+        http=with_header_timeout(header_timeout),
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,
         log_level=log_level.lower(),

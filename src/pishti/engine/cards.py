@@ -10,6 +10,7 @@ at the edges (files, logs, the CLI and the wire protocol).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import product
 
 from pishti.engine.errors import CardError
 
@@ -27,10 +28,12 @@ TEN_OF_DIAMONDS: Card = 9 * 4 + 1
 ALL_CARDS: tuple[Card, ...] = tuple(range(52))
 
 _TEXT: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
-_PARSE: dict[str, Card] = {text: card for card, text in enumerate(_TEXT)}
+_PARSE: dict[str, Card] = {}
+"""Every text R1.2 accepts, and only those: each letter in either case (ASCII only)."""
 for _card, _text in enumerate(_TEXT):
-    if _text[0] == "T":
-        _PARSE["10" + _text[1]] = _card
+    for _form in (_text, "10" + _text[1]) if _text[0] == "T" else (_text,):
+        for _cased in product(*({ch.lower(), ch.upper()} for ch in _form)):
+            _PARSE["".join(_cased)] = _card
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -77,14 +80,14 @@ def card_symbol(card: Card) -> str:
 def parse_card(text: str) -> Card:
     """Parse a card's text (R1.2): ``"TD"``, ``"10d"``, ``"2c"`` ...
 
-    Accepts ``10`` for ``T`` and lower case; surrounding spaces are ignored.
+    Accepts ``10`` for ``T`` and lower case, and nothing else: no surrounding
+    spaces, and ASCII letters only (``"9ſ"``, whose long s Unicode would
+    upper-case to ``S``, is not a card).
 
     Raises:
         CardError: ``text`` is not a card.
     """
-    if not isinstance(text, str):
-        raise CardError(f"not a card: {text!r}")
-    card = _PARSE.get(text.strip().upper())
+    card = _PARSE.get(text) if isinstance(text, str) else None
     if card is None:
         raise CardError(f"not a card: {text!r}")
     return card

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -58,6 +58,25 @@ def _error(
     return JSONResponse(
         {"error": {"code": code, "message": message}}, status_code=status, headers=headers
     )
+
+
+def _json_media_type(request: Request) -> None:
+    """Refuse a request body sent as anything but JSON (``415 unsupported_media_type``).
+
+    ``application/json`` and any ``+json`` type are JSON (with any parameters, such
+    as ``charset=utf-8``).
+
+    Raises:
+        ApiError: the ``Content-Type`` is missing or names another media type.
+    """
+    media = request.headers.get("content-type", "(none)").partition(";")[0].strip().lower()
+    if media != "application/json" and not media.endswith("+json"):
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            "the body must be JSON sent as Content-Type: application/json, "
+            f"not {media or '(none)'}",
+        )
 
 
 def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) -> ServerApp:
@@ -136,7 +155,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
             raise ApiError(404, "not_found", no_table(table_id))
         return table
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, dependencies=[Depends(_json_media_type)])
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; the creator is its owner at seat 0 (R6.1, R7.1, R7.6)."""
         _limit(request)
@@ -157,7 +176,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         await the_hub.writer.flush()  # tell nothing that is not committed
         return lobby
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", dependencies=[Depends(_json_media_type)])
     async def join_table(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take a free seat (any when ``seat`` is null) before the match starts."""
         table = await _table(table_id)
@@ -179,12 +198,14 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         ``match`` is its number, 1 for the first, in plain digits."""
         number: int | None = None
         if match is not None:
-            if not (match.isascii() and match.isdigit()) or len(match) > 9:
+            if not (match.isascii() and match.isdigit()):
                 raise ApiError(400, "bad_request", "match: must be a match number (1, 2, ...)")
-            number = int(match)
+            # Any length of digits is a number; one longer than 9 digits is past any
+            # table's matches (and is not turned into an int, which could be slow).
+            number = int(match) if len(match) <= 9 else -1
         table = await _table(table_id)
         if number is not None and not 1 <= number <= table.match_no:
-            raise ApiError(404, "not_found", f"no match {number} at this table")
+            raise ApiError(404, "not_found", f"no match {match} at this table")
         found = await the_hub.store.record(table_id, number)
         if found is None:
             what = "no match of this table is over" if number is None else f"match {number} is on"

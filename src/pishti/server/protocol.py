@@ -193,12 +193,18 @@ _WHOLE_NUMBER_ERRORS = frozenset({"int_type", "int_parsing", "int_from_float"})
 _OBJECT_ERRORS = frozenset({"model_attributes_type", "model_type", "dict_type"})
 
 
+def _expected(text: object) -> str:
+    """pydantic's list of allowed values (``'relaxed', 'normal' or 'fast'``) in JSON's quotes."""
+    return str(text).replace("'", '"')
+
+
 def explain(error: Mapping[str, Any], where: str, whole: str = "the message") -> str:
     """One line for people about one pydantic validation ``error`` of the field at
     ``where`` (dotted; empty for ``whole``, the message or the body as a whole):
-    what is wrong, in the protocol's words, not the validator's."""
+    what is wrong, in the protocol's words, never the validator's.  Bounds are
+    given as numbers; :data:`SEQ_MAX` as ``2^53 (9007199254740992)``."""
     kind = str(error.get("type", ""))
-    message = str(error.get("msg", "invalid"))
+    ctx: Mapping[str, Any] = error.get("ctx") or {}
     if kind == "json_invalid":
         return f"{whole} is not valid JSON"
     if kind in _OBJECT_ERRORS or (kind == "missing" and not where):
@@ -209,16 +215,32 @@ def explain(error: Mapping[str, Any], where: str, whole: str = "the message") ->
         text = "must be a whole number"
     elif kind in ("bool_type", "bool_parsing"):
         text = "must be true or false"
+    elif kind == "string_type":
+        text = "must be a string"
     elif kind == "string_unicode":
         text = "must be valid Unicode text"
+    elif kind == "string_too_short":
+        least = ctx.get("min_length", 1)
+        text = "must not be empty" if least == 1 else f"must be at least {least} characters"
     elif kind == "string_too_long":
-        text = f"must be at most {error.get('ctx', {}).get('max_length', '?')} characters"
+        text = f"must be at most {ctx.get('max_length', '?')} characters"
+    elif kind == "greater_than_equal":
+        text = f"must be {ctx.get('ge')} or more"
+    elif kind == "less_than_equal":
+        text = f"must be {ctx.get('le')} or less"
+    elif kind == "less_than":
+        bound = ctx.get("lt")
+        text = f"must be below 2^53 ({SEQ_MAX})" if bound == SEQ_MAX else f"must be below {bound}"
+    elif kind == "literal_error":
+        text = f"must be {_expected(ctx.get('expected', '?'))}"
     elif kind == "extra_forbidden":
-        text = "is not a field of this message"
+        text = f"is not a field of {'this message' if whole == 'the message' else whole}"
     elif kind == "string_pattern_mismatch":
         text = "is not in the expected form"
+    elif kind == "value_error":  # our own validators' words
+        text = str(error.get("msg", "is not valid")).removeprefix("Value error, ")
     else:
-        text = message.removeprefix("Value error, ")
+        text = "is not valid"
     return f"{where}: {text}" if where else f"{whole} {text}"
 
 

@@ -1,0 +1,210 @@
+"""A guard around a bot that may misbehave: a plug-in cannot hurt a match.
+
+:class:`GuardedBot` asks its bot for a card and checks the answer at the
+boundary, before the card reaches the engine:
+
+- the answer must be one of ``view.legal_cards`` *and* a plain ``int``
+  (``type(card) is int``): ``True`` would pass for the card 1 and a
+  ``numpy.int64`` compares equal to a card and fails later, so both are
+  refused (a bot converts with ``int(card)``);
+- an exception raised by ``choose`` (any ``BaseException``, ``SystemExit``
+  included) is caught;
+- with a time limit (``move_time`` seconds), ``choose`` runs in a helper
+  thread; a call still running when the limit passes is stopped (an
+  exception is raised inside it; a bot blocked in a C call, such as
+  ``time.sleep``, stops when that call returns).  At the bot's next move the
+  guard waits up to ``move_time`` for the stopped call to end; if it has not,
+  the bot is reported busy for that move.
+
+Each of these raises :class:`BotFault` with one line saying what the bot
+returned or raised.  What to do then is the caller's: the table, ``pishti
+play`` and the arena play the standard bot's card for that seat (R7.2).
+:func:`fault_line` words the whole report: bot, seat, match, deck, what.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from dataclasses import dataclass
+
+from pishti.bots.base import Bot
+from pishti.engine.cards import Card, card_text
+from pishti.engine.view import SeatView
+
+DEFAULT_MOVE_TIME = 2.0
+"""Seconds a plug-in bot may take per move before it is stopped (``--move-time``)."""
+
+RETURNED = "returned"
+RAISED = "raised"
+OVERTIME = "overtime"
+BUSY = "busy"
+
+
+class MoveTimeout(BaseException):
+    """Raised inside a bot's thread to stop a move that ran over its time."""
+
+
+class BotFault(Exception):
+    """A bot failed to give a legal card.
+
+    Attributes:
+        kind: :data:`RETURNED` (not a legal card), :data:`RAISED`,
+            :data:`OVERTIME` (stopped after ``move_time`` seconds) or
+            :data:`BUSY` (still running an earlier, stopped move).
+        what: one line saying what it returned or raised, e.g.
+            ``"returned 7 (numpy.int64), not one of its cards 2C 7S JD"``.
+    """
+
+    def __init__(self, kind: str, what: str) -> None:
+        super().__init__(what)
+        self.kind = kind
+        self.what = what
+
+
+def describe_value(value: object) -> str:
+    """``value`` and its type for a report, shortened: ``'7H' (str)``."""
+    kind = type(value)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails is one more misbehaviour; say what we can
+        text = "?"
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} ({name})"
+
+
+def check_card(value: object, view: SeatView) -> Card:
+    """Return ``value`` when it is one of ``view.legal_cards`` and a plain int.
+
+    Raises:
+        BotFault: (kind :data:`RETURNED`) anything else: another card, None,
+            text, a float, a bool, a numpy integer.
+    """
+    legal = view.legal_cards
+    if type(value) is int and value in legal:
+        return value
+    cards = " ".join(card_text(c) for c in sorted(legal))
+    if type(value) is int and 0 <= value < 52:
+        what = (
+            f"returned {card_text(value)} ({value}), a card it does not hold (its cards: {cards})"
+        )
+    else:
+        hint = "; cards are plain ints, use int(card)" if _int_like(value) else ""
+        what = f"returned {describe_value(value)}, not one of its cards ({cards}){hint}"
+    raise BotFault(RETURNED, what)
+
+
+def _int_like(value: object) -> bool:
+    if type(value) is int or isinstance(value, bool):
+        return False
+    try:
+        int(value)  # type: ignore[call-overload]
+    except Exception:
+        return False
+    return hasattr(value, "__index__")
+
+
+def exception_text(exc: BaseException) -> str:
+    """``"ZeroDivisionError: division by zero"``, on one line and shortened."""
+    try:
+        message = str(exc)
+    except Exception:
+        message = ""
+    line = " ".join(message.split())
+    if len(line) > 160:
+        line = line[:157] + "..."
+    name = type(exc).__name__
+    return f"{name}: {line}" if line else name
+
+
+def _stop_thread(thread: threading.Thread) -> None:
+    """Raise :class:`MoveTimeout` inside ``thread`` (CPython's async exception)."""
+    ident = thread.ident
+    if ident is None:
+        return
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(MoveTimeout))
+
+
+@dataclass(slots=True)
+class _Call:
+    """One call of ``choose`` in a helper thread and what it gave."""
+
+    card: object = None
+    error: BaseException | None = None
+
+
+class GuardedBot:
+    """A bot whose every answer is checked, and timed when ``move_time`` is set.
+
+    Attributes:
+        bot: the bot guarded.  spec: how it was named (``"mybot:Bot"``).
+        name: the bot's ``name`` when it is a str, else ``spec``.
+        move_time: seconds allowed per move, or None for no limit (then
+            ``choose`` runs in the caller's thread).
+    """
+
+    def __init__(self, bot: Bot, spec: str, move_time: float | None = DEFAULT_MOVE_TIME) -> None:
+        """Guard ``bot``.
+
+        Raises:
+            ValueError: ``move_time`` is not a positive number of seconds.
+        """
+        if move_time is not None and not move_time > 0:
+            raise ValueError(f"move_time must be positive seconds, not {move_time!r}")
+        self.bot = bot
+        self.spec = spec
+        name = getattr(bot, "name", None)
+        self.name = name if isinstance(name, str) and name else spec
+        self.move_time = move_time
+        self._running: threading.Thread | None = None
+
+    def choose(self, view: SeatView) -> Card:
+        """Return the bot's card for ``view``, checked (module doc).
+
+        Raises:
+            BotFault: the bot returned no legal card, raised, ran over its
+                time, or is still busy with a move that ran over.
+        """
+        running = self._running
+        if running is not None:
+            running.join(self.move_time)  # the wait counts as this move's time
+            if running.is_alive():
+                raise BotFault(BUSY, "is still running a move that was stopped for taking too long")
+            self._running = None
+        if self.move_time is None:
+            try:
+                value: object = self.bot.choose(view)
+            except Exception as exc:
+                raise BotFault(RAISED, f"raised {exception_text(exc)}") from None
+            return check_card(value, view)
+        call = _Call()
+
+        def run() -> None:
+            try:
+                call.card = self.bot.choose(view)
+            except BaseException as exc:  # SystemExit from a bot is its fault too
+                call.error = exc
+
+        thread = threading.Thread(target=run, name=f"bot {self.name}", daemon=True)
+        thread.start()
+        thread.join(self.move_time)
+        if thread.is_alive():
+            _stop_thread(thread)
+            thread.join(0.05)
+            if thread.is_alive():
+                self._running = thread
+            raise BotFault(OVERTIME, f"took longer than {self.move_time:g} s and was stopped")
+        if call.error is not None:
+            raise BotFault(RAISED, f"raised {exception_text(call.error)}")
+        return check_card(call.card, view)
+
+
+def fault_line(bot: str, seat: int, match: str, deck: int, fault: BotFault) -> str:
+    """The one line that reports a fault, e.g. ``"bot 'mybot:Bot' at seat 1,
+    match seed 5, deck 2: raised ZeroDivisionError: division by zero"``.
+
+    ``deck`` is counted from 0 (as :attr:`SeatView.deck`) and shown from 1.
+    """
+    return f"bot {bot!r} at seat {seat}, {match}, deck {deck + 1}: {fault.what}"

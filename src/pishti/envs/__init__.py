@@ -1,0 +1,13 @@
+"""Research environments: Pishti for the PettingZoo, Gymnasium and OpenSpiel APIs.
+
+Needs the ``research`` extra (``pip install pishti[research]``).  Importing
+this package registers the Gymnasium environment ``PishtiEnv-v0``, so
+``gymnasium.make("pishti.envs:PishtiEnv-v0")`` works; ``pishti.envs.pishti_v0``
+is the PettingZoo environment and ``pishti.envs.openspiel_game`` registers
+``python_pishti`` with ``pyspiel``.  See docs/research.md.
+"""
+
+from gymnasium.envs.registration import register, registry
+
+if "PishtiEnv-v0" not in registry:
+    register(id="PishtiEnv-v0", entry_point="pishti.envs.gym_env:PishtiEnv")

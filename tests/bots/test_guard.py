@@ -1,0 +1,165 @@
+"""The guard around plug-in bots: every misbehaviour is one clear line, caught at the boundary."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from pishti.bots import StandardBot, make_bot
+from pishti.bots.guard import (
+    BUSY,
+    OVERTIME,
+    RAISED,
+    RETURNED,
+    BotFault,
+    GuardedBot,
+    check_card,
+    fault_line,
+)
+from pishti.engine import Match, SeatView, card_text, parse_card, seat_view
+
+M = "tests.bots.misbehaving"
+
+
+def _view() -> SeatView:
+    match = Match(2, 101, seed=3)
+    seat = match.to_play
+    assert seat is not None
+    return seat_view(match, seat)
+
+
+def _fault(spec: str, move_time: float | None = None, moves: int = 1) -> BotFault:
+    bot = GuardedBot(make_bot(spec, 1), spec, move_time)
+    view = _view()
+    with pytest.raises(BotFault) as caught:
+        for _ in range(moves):
+            bot.choose(view)
+    return caught.value
+
+
+def test_the_view_used_here() -> None:
+    view = _view()
+    assert " ".join(card_text(c) for c in sorted(view.legal_cards)) == "AD 5C 6D 9S"
+
+
+@pytest.mark.parametrize(
+    ("cls", "what"),
+    [
+        ("ReturnsNone", "returned None (NoneType), not one of its cards (AD 5C 6D 9S)"),
+        ("ReturnsText", "returned '7H' (str), not one of its cards (AD 5C 6D 9S)"),
+        ("ReturnsFloat", "returned 1.0 (float), not one of its cards (AD 5C 6D 9S)"),
+        ("ReturnsTrue", "returned True (bool), not one of its cards (AD 5C 6D 9S)"),
+        (
+            "ReturnsNumpy",
+            "returned np.int64(1) (tests.bots.misbehaving.Int64), not one of its cards "
+            "(AD 5C 6D 9S); cards are plain ints, use int(card)",
+        ),
+    ],
+)
+def test_an_answer_that_is_not_a_card_is_refused(cls: str, what: str) -> None:
+    fault = _fault(f"{M}:{cls}")
+    assert (fault.kind, fault.what) == (RETURNED, what)
+
+
+def test_a_numpy_like_integer_equal_to_a_card_is_refused_before_the_engine() -> None:
+    from tests.bots.misbehaving import Int64
+
+    view = _view()
+    assert Int64(1) in view.legal_cards  # it passes a value check ...
+    with pytest.raises(BotFault):
+        check_card(Int64(1), view)  # ... and is refused by the exact type check
+    assert check_card(1, view) == 1
+
+
+def test_a_card_not_held_is_named() -> None:
+    fault = _fault(f"{M}:WrongCard", moves=3)
+    assert fault.kind == RETURNED
+    assert fault.what == "returned AC (0), a card it does not hold (its cards: AD 5C 6D 9S)"
+
+
+def test_an_exception_is_caught_with_and_without_a_time_limit() -> None:
+    for move_time in (None, 1.0):
+        fault = _fault(f"{M}:Raises", move_time, moves=2)
+        assert (fault.kind, fault.what) == (RAISED, "raised ZeroDivisionError: division by zero")
+
+
+def test_a_slow_move_is_stopped_and_the_bot_plays_again_later() -> None:
+    spec = f"{M}:SlowFirst"
+    bot = GuardedBot(make_bot(spec, 1), spec, 0.2)
+    view = _view()
+    start = time.perf_counter()
+    with pytest.raises(BotFault) as caught:
+        bot.choose(view)
+    assert caught.value.kind in (OVERTIME,)
+    assert caught.value.what == "took longer than 0.2 s and was stopped"
+    assert time.perf_counter() - start < 0.45
+    time.sleep(0.15)
+    # The next move waits (up to 0.2 s) for the sleep in C to end and the stop to land.
+    assert bot.choose(view) == parse_card("AD")
+
+
+def test_a_hung_move_is_stopped() -> None:
+    spec = f"{M}:Hangs"
+    bot = GuardedBot(make_bot(spec, 1), spec, 0.2)
+    view = _view()
+    assert bot.choose(view) == parse_card("AD")
+    with pytest.raises(BotFault) as caught:
+        bot.choose(view)
+    assert caught.value.kind in (OVERTIME, BUSY)
+    # The busy loop is pure Python: the stop ends it, and the bot answers again.
+    time.sleep(0.2)
+    assert bot.choose(view) == parse_card("AD")
+
+
+def test_a_bot_still_running_is_busy() -> None:
+    spec = f"{M}:SlowFirst"
+    bot = GuardedBot(make_bot(spec, 1), spec, 0.15)
+    view = _view()
+    with pytest.raises(BotFault):
+        bot.choose(view)
+    with pytest.raises(BotFault) as caught:
+        bot.choose(view)
+    assert caught.value.kind == BUSY
+
+
+def test_the_fault_line_names_bot_seat_match_and_deck() -> None:
+    fault = BotFault(RAISED, "raised KeyError: 3")
+    line = fault_line("mybot:Bot", 1, "match seed 5", 0, fault)
+    assert line == "bot 'mybot:Bot' at seat 1, match seed 5, deck 1: raised KeyError: 3"
+
+
+def test_a_guarded_bot_plays_as_the_bot_does() -> None:
+    spec = "pishti.bots.standard:StandardBot"
+    view = _view()
+    guarded = GuardedBot(make_bot(spec, 1), spec)
+    assert guarded.name == "standard"
+    assert guarded.choose(view) == StandardBot().choose(view)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            "tests.bots.broken_plugin:Bot",
+            "the bot module 'tests.bots.broken_plugin' failed to import: "
+            "RuntimeError: this module is broken",
+        ),
+        (
+            f"{M}:NoSeed",
+            f"the bot '{M}:NoSeed' could not be built as NoSeed(seed): TypeError: "
+            "NoSeed.__init__() takes 1 positional argument but 2 were given",
+        ),
+        ("./no_such_file.py:Bot", "no bot file './no_such_file.py'"),
+    ],
+)
+def test_a_plugin_that_cannot_be_loaded_or_built_is_one_line(spec: str, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        make_bot(spec, 0)
+    assert str(caught.value) == message
+
+
+def test_a_plugin_may_be_named_by_its_file() -> None:
+    bot = make_bot("tests/bots/sample_plugin.py:LowestCardBot", 4)
+    view = _view()
+    assert bot.choose(view) == min(view.legal_cards)

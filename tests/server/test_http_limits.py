@@ -1,0 +1,316 @@
+"""HTTP on the real server: limits on request heads (size and time), forwarded addresses,
+media types, and card text read strictly over the protocol (R1.2)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server.conftest import ServerProcess
+from server.players import Player
+from server.test_e2e import create, player
+
+HEAD_LIMIT = 16 * 1024
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server whose request heads must arrive within 1 s (``--header-timeout 1``)."""
+    db = tmp_path_factory.mktemp("quick") / "pishti.db"
+    proc = ServerProcess(
+        db, "--bot-delay", "0", "--rate", "1000", "--log-level", "warning", "--header-timeout", "1"
+    )
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def exchange(port: int, data: bytes, timeout: float = 10.0) -> bytes:
+    """Send ``data`` on a new connection (as much as the server takes) and return all
+    it answers until it closes the connection."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.settimeout(timeout)
+        with contextlib.suppress(OSError):  # the server may stop reading and close
+            s.sendall(data)
+        out = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := s.recv(65536):
+                out += chunk
+        return out
+
+
+def status_of(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1])
+
+
+def get(headers: bytes) -> bytes:
+    return b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + headers + b"Connection: close\r\n\r\n"
+
+
+TOO_LARGE_BODY = (
+    b'{"error": {"code": "too_large", "message": "request heads (the request line and headers)'
+    b' are limited to 16384 bytes"}}'
+)
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        b"X-Big: " + b"a" * (HEAD_LIMIT + 1) + b"\r\n",  # one long line, sent whole
+        b"X-Big: " + b"a" * (1 << 20) + b"\r\n",  # 1 MB
+        b"X-A: b\r\n" * 5000,  # 40 KB of short headers, sent whole
+        b"X: y\r\n" * 100_000,
+    ],
+    ids=["17KB-line", "1MB-line", "5000-headers", "100000-headers"],
+)
+def test_a_request_head_over_16_kib_is_refused_with_431(
+    quick: ServerProcess, headers: bytes
+) -> None:
+    # Found by a black-box client: a 32 MB header line, 1 MB ones and 100,000 headers
+    # were all answered 200 (the server's memory grew by 178 MB).
+    answer = exchange(quick.port, get(headers))
+    assert status_of(answer) == 431
+    assert answer.endswith(b"\r\n\r\n" + TOO_LARGE_BODY)
+
+
+def test_a_head_just_under_the_limit_is_served(quick: ServerProcess) -> None:
+    request = get(b"")
+    pad = HEAD_LIMIT - len(request) - len(b"X-Pad: \r\n")
+    answer = exchange(quick.port, get(b"X-Pad: " + b"p" * pad + b"\r\n"))
+    assert status_of(answer) == 200
+    assert status_of(exchange(quick.port, get(b"X-Pad: " + b"p" * (pad + 1) + b"\r\n"))) == 431
+
+
+def test_four_32_mb_header_lines_at_once_leave_memory_unmoved(quick: ServerProcess) -> None:
+    assert quick.proc is not None
+    exchange(quick.port, get(b""))  # warm up
+    before = rss_kib(quick.proc.pid)
+
+    async def all_four() -> list[bytes]:
+        line = get(b"X-Big: " + b"a" * (32 << 20) + b"\r\n")
+        return await asyncio.gather(
+            *(asyncio.to_thread(exchange, quick.port, line) for _ in range(4))
+        )
+
+    answers = asyncio.run(all_four())
+    assert [status_of(a) for a in answers if a] == [431] * len([a for a in answers if a])
+    grown = rss_kib(quick.proc.pid) - before
+    assert grown < 8 * 1024, f"the server grew by {grown} KiB"  # it was 178 MB
+    assert status_of(exchange(quick.port, get(b""))) == 200
+
+
+async def test_slow_and_silent_clients_are_closed_while_play_goes_on(
+    quick: ServerProcess,
+) -> None:
+    # Found by a black-box client: sockets that sent a header line every 5 s, or
+    # nothing, were all still open after 40 s.  Here the head must come within 1 s.
+    loop = asyncio.get_running_loop()
+    opened = loop.time()
+    slow = [socket.create_connection(("127.0.0.1", quick.port)) for _ in range(30)]
+    silent = [socket.create_connection(("127.0.0.1", quick.port)) for _ in range(20)]
+    for s in (*slow, *silent):
+        s.setblocking(False)
+    closed_at: dict[int, float] = {}
+    answers: dict[int, bytes] = {}
+
+    async def drip(s: socket.socket) -> None:
+        # a request line, then a header line every 0.25 s, never the blank line
+        lines = [b"GET /healthz HTTP/1.1\r\n"] + [b"X-Slow: 1\r\n"] * 40
+        for line in lines:
+            try:
+                await loop.sock_sendall(s, line)
+            except OSError:
+                break
+            with contextlib.suppress(TimeoutError):
+                data = await asyncio.wait_for(loop.sock_recv(s, 4096), 0.25)
+                answers[s.fileno()] = data
+                if not data or data.startswith(b"HTTP/1.1 408"):
+                    break
+        closed_at[s.fileno()] = loop.time() - opened
+
+    async def wait_closed(s: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while await asyncio.wait_for(loop.sock_recv(s, 4096), 5):
+                pass
+        closed_at[s.fileno()] = loop.time() - opened
+
+    tasks = [asyncio.create_task(drip(s)) for s in slow]
+    tasks += [asyncio.create_task(wait_closed(s)) for s in silent]
+    # Meanwhile a match is played: a person and three bots.
+    t = await create(quick, target=51, tempo="fast")
+    p = await player(quick, t["table_id"], t["token"], 3)
+    await p.hello()
+    await p.send({"type": "start"})
+    await p.run(until=lambda p: p.played >= 5, timeout=30)
+    await asyncio.gather(*tasks)
+    played_at = loop.time() - opened
+    for s in (*slow, *silent):
+        s.close()
+    assert p.errors == []
+    assert len(closed_at) == 50
+    assert max(closed_at.values()) < 4.0, sorted(closed_at.values())
+    assert min(closed_at.values()) >= 0.9
+    assert all(a.startswith(b"HTTP/1.1 408 Request Timeout") for a in answers.values() if a)
+    assert played_at > 0  # the match went on with the slow sockets open
+    # The player's own connection was not touched: it plays on.
+    await p.run(until=lambda p: p.played >= 6, timeout=30)
+    await p.transport.close()
+
+
+async def test_a_websocket_handshake_must_come_in_time_too(quick: ServerProcess) -> None:
+    loop = asyncio.get_running_loop()
+    s = socket.create_connection(("127.0.0.1", quick.port))
+    s.setblocking(False)
+    start = loop.time()
+    await loop.sock_sendall(
+        s, b"GET /ws/tables/x HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    )
+    answer = b""
+    while chunk := await asyncio.wait_for(loop.sock_recv(s, 4096), 5):
+        answer += chunk
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 408 Request Timeout")
+    assert 0.9 <= loop.time() - start < 4.0
+
+
+def test_an_idle_kept_alive_connection_is_closed_after_5_s(quick: ServerProcess) -> None:
+    with socket.create_connection(("127.0.0.1", quick.port)) as s:
+        s.settimeout(10)
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = s.recv(65536)
+        while not first.endswith(b"}"):  # the whole JSON answer
+            first += s.recv(65536)
+        assert status_of(first) == 200
+        start = time.monotonic()
+        rest = s.recv(65536)
+        idle = time.monotonic() - start
+    assert rest == b""
+    assert 4.5 <= idle < 7.0
+
+
+async def forwarded_creations(srv: ServerProcess, count: int) -> list[int]:
+    """Create ``count`` tables, each request claiming another forwarded address."""
+    codes = []
+    async with httpx.AsyncClient(base_url=srv.http) as http:
+        for n in range(count):
+            r = await http.post(
+                "/api/tables",
+                json={"name": "p0"},
+                headers={"X-Forwarded-For": f"203.0.113.{n + 1}"},
+            )
+            codes.append(r.status_code)
+    return codes
+
+
+async def test_forwarded_addresses_are_trusted_only_from_configured_proxies(
+    tmp_path: Path,
+) -> None:
+    # Found by a black-box client: any local process could dodge the per-address limit
+    # by sending a new X-Forwarded-For each time.  --http-rate 0.01: a burst of 20.
+    srv = ServerProcess(tmp_path / "direct.db", "--http-rate", "0.01", "--log-level", "warning")
+    srv.start()
+    try:
+        assert await forwarded_creations(srv, 21) == [201] * 20 + [429]
+    finally:
+        srv.stop()
+    proxied = ServerProcess(
+        tmp_path / "proxied.db",
+        "--http-rate",
+        "0.01",
+        "--log-level",
+        "warning",
+        "--forwarded-allow-ips",
+        "127.0.0.1",
+    )
+    proxied.start()
+    try:  # behind a proxy on this host, each forwarded address has a burst of its own
+        assert await forwarded_creations(proxied, 21) == [201] * 21
+    finally:
+        proxied.stop()
+
+
+async def test_a_body_that_is_not_sent_as_json_is_refused_with_415(server: ServerProcess) -> None:
+    # Found by a black-box client: text/plain with a JSON object body was answered
+    # "the body must be a JSON object".
+    t = await create(server)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for media in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
+            for path, body in (
+                ("/api/tables", b'{"name": "ann"}'),
+                (f"/api/tables/{t['table_id']}/join", b'{"name": "bo"}'),
+            ):
+                r = await http.post(path, content=body, headers={"content-type": media})
+                assert (r.status_code, r.json()["error"]) == (
+                    415,
+                    {
+                        "code": "unsupported_media_type",
+                        "message": "the body must be JSON sent as Content-Type: "
+                        f"application/json, not {media}",
+                    },
+                ), media
+        lobby = (await http.get(f"/api/tables/{t['table_id']}")).json()
+        assert [s["kind"] for s in lobby["seats"]] == ["human", "empty", "empty", "empty"]
+        for media in ("application/json", "application/json; charset=utf-8", "Application/JSON"):
+            r = await http.post(
+                "/api/tables", content=b'{"name": "ann"}', headers={"content-type": media}
+            )
+            assert r.status_code == 201, (media, r.text)
+        r = await http.post("/api/tables", content=b'{"name": "ann"}')  # no Content-Type
+        assert (r.status_code, r.json()["error"]["message"]) == (
+            415,
+            "the body must be JSON sent as Content-Type: application/json, not (none)",
+        )
+
+
+async def test_any_match_number_in_plain_digits_not_started_is_404(server: ServerProcess) -> None:
+    # Found by a black-box client: 23 digits were a 400, while the docs say plain
+    # digits give 404 for a match the table has not started.
+    t = await create(server)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for number in ("2", "0", "007", "9999999999", "1" * 23, "9" * 5000):
+            r = await http.get(f"/api/tables/{t['table_id']}/record", params={"match": number})
+            assert (r.status_code, r.json()["error"]) == (
+                404,
+                {"code": "not_found", "message": f"no match {number} at this table"},
+            ), number[:30]
+
+
+async def test_cards_with_spaces_or_not_ascii_are_not_played(server: ServerProcess) -> None:
+    # Found by a black-box client: " 6S" and "4S " were played as 6S and 4S, and "9ſ"
+    # (a long s) as 9S.  R1.2: 10 for T and lower case, nothing else.
+    t = await create(server, target=51, tempo="relaxed")
+    p: Player = await player(server, t["table_id"], t["token"], 5, autoplay=False)
+    await p.hello()
+    await p.send({"type": "start"})
+    await p.run(until=lambda p: p.my_turn and bool(p.hand), timeout=30)
+    card = p.hand[0]
+    seq = p.seq
+    forms = [f" {card}", f"{card} ", f"{card[0]}\u017f"]
+    forms += [f"\uff21{card[1]}", card[0] + chr(ord(card[1]) + 0xFEE0)]  # fullwidth letters
+    for form in forms:
+        await p.send({"type": "play", "card": form, "seq": seq})
+        error = await p.recv()
+        assert error == {
+            "type": "error",
+            "code": "bad_message",
+            "message": f"not a card: {form!r}",
+            "ref": "play",
+        }
+    assert p.seq == seq and card in p.hand  # nothing changed
+    await p.send({"type": "play", "card": card.lower(), "seq": seq})
+    await p.run(until=lambda p: card not in p.hand, timeout=10)
+    await p.transport.close()
