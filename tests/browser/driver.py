@@ -261,6 +261,18 @@ class Player:
             self.page.click("#count-close")
         self.page.wait_for_function("() => !document.querySelector('#count-dialog').open")
 
+    def take_count(self, keyboard: bool = False, before_close: Any = None) -> dict[str, Any]:
+        """Read the open count (checked line by line), check the score shown, call
+        ``before_close()`` if given, and close it."""
+        count = self.read_count()
+        self.shot("count")
+        self.seen.totals = [count["teams"][0]["totals"], count["teams"][1]["totals"]]
+        self.check_score(counted=count["deck"])
+        if before_close is not None:
+            before_close()
+        self.close_count(keyboard=keyboard)
+        return count
+
     def scores(self) -> list[int]:
         return [
             int(self.page.inner_text(f".scorebar .score[data-team='{team}'] .score-value"))
@@ -277,12 +289,7 @@ class Player:
                 self.shot("end")
                 return
             if now == "count":
-                count = self.read_count()
-                self.shot("count")
-                self.close_count(keyboard=bool(keyboard_every))
-                totals = [count["teams"][0]["totals"], count["teams"][1]["totals"]]
-                self.seen.totals = totals
-                self.check_score(counted=count["deck"])
+                self.take_count(keyboard=bool(keyboard_every))
                 continue
             keyboard = bool(keyboard_every) and self.seen.plays % keyboard_every == 0
             self.play_turn(keyboard=keyboard)
