@@ -25,6 +25,7 @@ export class App {
     this.socket = null;
     this.tableId = null;
     this.lastResync = 0;
+    this.lastPlay = null; // {card, again}: the last play sent, until its answer
     this.connBanner = document.getElementById("connection");
     this.connState = null;
     this.notice = null;
@@ -202,6 +203,7 @@ export class App {
     document.title = this.title(state);
     for (const effect of effects) {
       if (effect.kind === "resync") this.resync();
+      else if (effect.kind === "error" && this.playAgain(state, effect)) continue;
       else if (effect.kind === "error" && effect.ref !== "hello") this.toast(errorText(effect));
     }
   }
@@ -212,6 +214,28 @@ export class App {
       return `● ${t("table.your_turn")} · Pişti`;
     }
     return "Pişti";
+  }
+
+  /**
+   * A play refused as `stale` while this seat still holds the turn and the card
+   * (events came that the play did not answer, such as a restarting server's):
+   * send it again, once, answering the latest event, so the player notices
+   * nothing.  True when it was sent again.
+   */
+  playAgain(state, effect) {
+    if (effect.ref !== "play") return false;
+    const last = this.lastPlay;
+    this.lastPlay = null;
+    if (effect.code !== "stale" || !last || last.again) return false;
+    const view = state.view;
+    if (!view || view.to_play !== state.seat || !view.hand.includes(last.card)) return false;
+    if (!this.socket || !this.socket.send({ type: "play", card: last.card, seq: state.seq })) {
+      return false;
+    }
+    this.lastPlay = { card: last.card, again: true };
+    state.pending = last.card;
+    this.screen.update(state, []); // the card stays played, as the player left it
+    return true;
   }
 
   resync() {
@@ -228,6 +252,7 @@ export class App {
       play: (card) => {
         const state = this.store.state;
         if (send({ type: "play", card, seq: state.seq })) {
+          this.lastPlay = { card, again: false };
           state.pending = card;
           this.store.notify([]);
         }
