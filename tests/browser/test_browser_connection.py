@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from typing import Any
 
 from driver import Player
@@ -106,3 +107,97 @@ def test_three_timeouts_put_the_seat_on_autopilot_until_take_over(
     assert "autopilot" in page.inner_text(".seat.pos-bottom .seat-tags")
     page.click("#take-over")
     page.wait_for_selector(".autopilot-banner", state="hidden")
+
+
+def test_a_play_refused_as_stale_is_sent_again_and_the_player_notices_nothing(
+    open_page: Any,
+) -> None:
+    # After a restart a play could be refused as stale although the seat still held
+    # the turn; the client then showed "The table moved on" and put the card back.
+    # Here the first play leaves the page answering event 0, as a play from before
+    # the turn would: the server refuses it as stale.
+    page = open_page()
+    sent: list[dict[str, Any]] = []
+    answers: list[dict[str, Any]] = []
+
+    def handle(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            msg = json.loads(message)
+            sent.append(msg)
+            if msg.get("type") == "play" and sum(m.get("type") == "play" for m in sent) == 1:
+                message = json.dumps({**msg, "seq": 0})
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            with contextlib.suppress(ValueError):
+                answers.append(json.loads(message))
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    page.route_web_socket("**/ws/tables/*", handle)
+    player = Player(page)
+    player.create_table("Alice", players=2, target=51)
+    player.add_bot(1, "standard")
+    player.start()
+    assert player.what_now() == "turn"
+    hand = player.hand()
+    player.play_turn()
+    page.wait_for_function(
+        f"() => document.querySelectorAll('.hand .hand-card').length < {len(hand)}"
+    )
+    plays = [m for m in sent if m.get("type") == "play"]
+    assert len(plays) == 2 and plays[0]["card"] == plays[1]["card"]
+    assert [a["code"] for a in answers if a.get("type") == "error"] == ["stale"]
+    assert page.locator(".toast").count() == 0
+    assert len(player.hand()) == len(hand) - 1
+
+
+def test_a_silently_dead_connection_is_noticed_and_replaced(open_page: Any) -> None:
+    # A phone that lost its network gets no close: the page pings every 5 s and
+    # counts the connection lost after 12 s without a frame, then connects again.
+    page = open_page()
+    routes: list[dict[str, Any]] = []
+
+    def handle(ws: Any) -> None:
+        server = ws.connect_to_server()
+        route: dict[str, Any] = {"frozen": False, "sent": []}
+
+        def from_page(message: str | bytes) -> None:
+            if not route["frozen"]:
+                route["sent"].append(json.loads(message))
+                server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if not route["frozen"]:
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+        routes.append(route)
+
+    page.route_web_socket("**/ws/tables/*", handle)
+    player = Player(page)
+    player.create_table("Alice", players=2, target=51)
+    player.add_bot(1, "standard")
+    player.start()
+    assert player.what_now() == "turn"
+    hand = player.hand()
+    page.wait_for_timeout(6000)
+    assert any(m["type"] == "ping" for m in routes[-1]["sent"])  # pings every 5 s
+    before = len(routes)
+    routes[-1]["frozen"] = True  # nothing passes any more, and nothing is closed
+    frozen_at = time.monotonic()
+    page.wait_for_function(
+        "() => document.querySelector('#connection').dataset.state === 'back'", timeout=25000
+    )
+    back = time.monotonic() - frozen_at
+    assert 6.0 <= back <= 17.0, back  # 12 s after the last frame heard, then a new connection
+    assert len(routes) == before + 1
+    hello = routes[-1]["sent"][0]
+    assert hello["type"] == "hello" and hello["last_seq"] > 0
+    assert player.what_now() == "turn"
+    assert player.hand() == hand

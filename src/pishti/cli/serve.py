@@ -91,7 +91,13 @@ def serve_command(
 
     from pishti.server import ServerConfig, create_app
     from pishti.server.config import database_url
-    from pishti.server.http import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, with_header_timeout
+    from pishti.server.http import (
+        KEEP_ALIVE_TIMEOUT,
+        MAX_HEAD_BYTES,
+        WS_PING_INTERVAL,
+        WS_PING_TIMEOUT,
+        with_header_timeout,
+    )
     from pishti.server.store import DatabaseError, check_database
 
     if not 0 <= port <= 65535:
@@ -144,6 +150,8 @@ def serve_command(
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
         ws_max_size=WS_MAX_SIZE,
+        ws_ping_interval=WS_PING_INTERVAL,
+        ws_ping_timeout=WS_PING_TIMEOUT,
         ws_per_message_deflate=False,
         log_level=log_level.lower(),
         access_log=log_level.lower() == "debug",

@@ -29,6 +29,13 @@ HEADER_TIMEOUT = 10.0
 """Seconds a client has to send a request's whole head (the default of ``--header-timeout``)."""
 KEEP_ALIVE_TIMEOUT = 5
 """Seconds an idle connection stays open after a response, waiting for the next request."""
+WS_PING_INTERVAL = 5.0
+WS_PING_TIMEOUT = 7.0
+"""Every WebSocket is pinged (a protocol ping, which every WebSocket client answers by
+itself) this many seconds after its last pong; one that has not answered within
+``WS_PING_TIMEOUT`` seconds is counted as lost and closed.  So a connection that died
+silently (no FIN, no RST: a phone that lost its network) is noticed 7 to 12 s after its
+last frame, and its seat's hold (R7.4) starts then."""
 
 
 def _answer(status: int, reason: bytes, code: str, message: str) -> bytes:

@@ -4,13 +4,14 @@
 import { ApiError, getTable, joinTable } from "./api.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { EndScreen } from "./screens/end.js";
+import { HowToScreen } from "./screens/howto.js";
 import { LobbyScreen } from "./screens/lobby.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
 import { TableSocket } from "./socket.js";
 import { Store } from "./state.js";
 import * as storage from "./storage.js";
-import { h } from "./ui/dom.js";
+import { focusLost, h } from "./ui/dom.js";
 import { errorText } from "./ui/errors.js";
 
 const SCREENS = { waiting: LobbyScreen, playing: TableScreen, finished: EndScreen };
@@ -24,10 +25,22 @@ export class App {
     this.socket = null;
     this.tableId = null;
     this.lastResync = 0;
+    this.lastPlay = null; // {card, again}: the last play sent, until its answer
     this.connBanner = document.getElementById("connection");
     this.connState = null;
+    this.notice = null;
     onLanguageChange(() => this.rerender());
     window.addEventListener("popstate", () => this.route());
+    const howto = document.getElementById("howto-link");
+    if (howto) {
+      howto.addEventListener("click", (e) => {
+        if (e.ctrlKey || e.metaKey || e.shiftKey) return;
+        e.preventDefault();
+        // At a table the rules open beside it: leaving the page would leave the seat (R7.4).
+        if (this.socket) window.open("/how-to-play", "_blank", "noopener");
+        else this.navigate("/how-to-play");
+      });
+    }
   }
 
   navigate(path) {
@@ -39,7 +52,13 @@ export class App {
     this.teardown();
     const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
     if (match) this.openTable(match[1]);
-    else this.show("start", StartScreen, { navigate: (p) => this.navigate(p) });
+    else if (/^\/how-to-play\/?$/.test(location.pathname)) this.show("howto", HowToScreen, {});
+    else {
+      const notice = this.notice;
+      this.notice = null;
+      this.show("start", StartScreen, { navigate: (p) => this.navigate(p), notice });
+    }
+    if (this.screen && this.screen.focusFirst && focusLost()) this.screen.focusFirst();
   }
 
   teardown() {
@@ -180,9 +199,11 @@ export class App {
       this.show(kind, Screen, { actions: this.actions(), store: this.store, tableId: this.tableId });
     }
     this.screen.update(state, effects);
+    if (this.screen.focusFirst && focusLost()) this.screen.focusFirst(state);
     document.title = this.title(state);
     for (const effect of effects) {
       if (effect.kind === "resync") this.resync();
+      else if (effect.kind === "error" && this.playAgain(state, effect)) continue;
       else if (effect.kind === "error" && effect.ref !== "hello") this.toast(errorText(effect));
     }
   }
@@ -193,6 +214,28 @@ export class App {
       return `● ${t("table.your_turn")} · Pişti`;
     }
     return "Pişti";
+  }
+
+  /**
+   * A play refused as `stale` while this seat still holds the turn and the card
+   * (events came that the play did not answer, such as a restarting server's):
+   * send it again, once, answering the latest event, so the player notices
+   * nothing.  True when it was sent again.
+   */
+  playAgain(state, effect) {
+    if (effect.ref !== "play") return false;
+    const last = this.lastPlay;
+    this.lastPlay = null;
+    if (effect.code !== "stale" || !last || last.again) return false;
+    const view = state.view;
+    if (!view || view.to_play !== state.seat || !view.hand.includes(last.card)) return false;
+    if (!this.socket || !this.socket.send({ type: "play", card: last.card, seq: state.seq })) {
+      return false;
+    }
+    this.lastPlay = { card: last.card, again: true };
+    state.pending = last.card;
+    this.screen.update(state, []); // the card stays played, as the player left it
+    return true;
   }
 
   resync() {
@@ -209,6 +252,7 @@ export class App {
       play: (card) => {
         const state = this.store.state;
         if (send({ type: "play", card, seq: state.seq })) {
+          this.lastPlay = { card, again: false };
           state.pending = card;
           this.store.notify([]);
         }
@@ -219,8 +263,10 @@ export class App {
       takeOver: () => send({ type: "take_over" }),
       rematch: () => send({ type: "rematch" }),
       leave: () => {
+        const playing = this.store && this.store.state.table && this.store.state.table.status === "playing";
         send({ type: "leave" });
         storage.clearSeat(this.tableId);
+        this.notice = t(playing ? "leave.done_match" : "leave.done_lobby");
         this.navigate("/");
       },
     };

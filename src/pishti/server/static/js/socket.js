@@ -4,7 +4,13 @@
 // only (R7.4).
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
-const PING_MS = 20000;
+/**
+ * A `ping` goes out every PING_MS; a connection that brought nothing (no event, no
+ * `pong`) for LOST_MS has died silently (a lost network sends no close): it is
+ * dropped and a new one made at once.
+ */
+const PING_MS = 5000;
+const LOST_MS = 12000;
 /**
  * Close codes after which reconnecting cannot help (docs/protocol.md): 1000 the
  * player left, 4401 a wrong token, 4403 the seat went to a bot for good, 4404 no
@@ -31,6 +37,7 @@ export class TableSocket {
     this.closingSent = false;
     this.retryTimer = null;
     this.pingTimer = null;
+    this.heardAt = 0;
     this.onPageHide = () => this.sendClosing();
     window.addEventListener("pagehide", this.onPageHide);
     window.addEventListener("beforeunload", this.onPageHide);
@@ -58,6 +65,7 @@ export class TableSocket {
       ws.send(JSON.stringify({ type: "hello", token: this.token, last_seq: lastSeq }));
     });
     ws.addEventListener("message", (e) => {
+      this.heardAt = Date.now();
       let msg;
       try {
         msg = JSON.parse(e.data);
@@ -109,7 +117,26 @@ export class TableSocket {
 
   startPing() {
     this.stopPing();
-    this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    this.heardAt = Date.now();
+    let pingedAt = this.heardAt;
+    this.pingTimer = setInterval(() => {
+      const now = Date.now();
+      if (now - this.heardAt > LOST_MS) {
+        this.lost();
+      } else if (now - pingedAt >= PING_MS) {
+        pingedAt = now;
+        this.send({ type: "ping" });
+      }
+    }, 1000);
+  }
+
+  /** The connection died silently: drop it without waiting for a close, and reconnect. */
+  lost() {
+    const ws = this.ws;
+    this.ws = null;
+    this.stopPing();
+    if (ws) ws.close();
+    this.scheduleRetry();
   }
 
   stopPing() {
