@@ -151,3 +151,12 @@ class BadObserver(_Base):
     def observe(self, event: object) -> None:
         if type(event).__name__ == "CardPlayed":
             raise KeyError("no such card")
+
+
+class ReturnsRealNumpy(_Base):
+    """Returns ``numpy.int64``, as a bot computing with numpy arrays does."""
+
+    def answer(self, view: SeatView) -> object:
+        import numpy as np
+
+        return np.int64(min(view.legal_cards))
