@@ -26,8 +26,10 @@ def test_dev_pishti_finds_a_plug_in_in_the_callers_directory(tmp_path: Path) -> 
     (the script used to change to the repo root, so 'mybot' was not found)."""
     (tmp_path / "mybot.py").write_text(BOT)
     done = subprocess.run(
-        [str(ROOT / "dev"), "pishti", "arena", "mybot:HighCard", "novice"]
-        + ["--players", "2", "--matches", "1", "--seed", "5", "--json"],
+        [
+            *(str(ROOT / "dev"), "pishti", "arena", "mybot:HighCard", "novice"),
+            *("--players", "2", "--matches", "1", "--seed", "5", "--json"),
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
