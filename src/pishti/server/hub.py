@@ -129,6 +129,8 @@ class Connection:
         self.closing = False
         self.closed = False
         self.outbox: deque[str | _Close] = deque()
+        self.queued_bytes = 0
+        """Characters of the messages in :attr:`outbox`."""
         self._held: list[str] | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -153,11 +155,34 @@ class Connection:
                 self.close(4408, "too slow: reconnect for a snapshot")
             return
         self.outbox.append(text)
-        if len(self.outbox) > self.config.outbox_limit:
-            self.outbox.clear()
-            self.close(4408, "too slow: reconnect for a snapshot")
+        self.queued_bytes += len(text)
+        if len(self.outbox) > self.config.outbox_limit or self._behind() > self.config.outbox_bytes:
+            self._too_slow()
             return
         self._wake.set()
+
+    def _behind(self) -> int:
+        """Bytes queued for the client: in the outbox, and (looked at only once the
+        outbox holds 16, 32 ... messages) what the socket still holds below it."""
+        size = len(self.outbox)
+        if size < 16 or size % 16:
+            return self.queued_bytes
+        backlog = getattr(self.socket, "backlog", None)
+        return self.queued_bytes + (backlog() if backlog is not None else 0)
+
+    def _too_slow(self) -> None:
+        """Close with 4408 at once: the send task is stopped (it may be waiting for the
+        client to read), and the close frame goes behind what the socket already holds."""
+        self.outbox.clear()
+        self.queued_bytes = 0
+        self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+        close_behind = getattr(self.socket, "close_behind", None)
+        closing = close_behind if close_behind is not None else self.socket.close
+        self._task = asyncio.get_running_loop().create_task(
+            _close_quietly(closing, 4408, "too slow: reconnect for a snapshot")
+        )
 
     def reply(self, text: str) -> None:
         """Queue a reply to a client message, after the replies to the messages before
@@ -242,6 +267,8 @@ class Connection:
                     await self._wake.wait()
                     continue
                 item = outbox.popleft()
+                if isinstance(item, str):
+                    self.queued_bytes -= len(item)
                 if isinstance(item, _Close):
                     await socket.close(item.code, item.reason)
                     return
@@ -251,6 +278,14 @@ class Connection:
             raise
         except Exception:
             self.closed = True
+
+
+async def _close_quietly(
+    close: Callable[[int, str], Awaitable[None]], code: int, reason: str
+) -> None:
+    """``close(code, reason)``, ignoring a socket that is gone already."""
+    with contextlib.suppress(Exception):
+        await close(code, reason)
 
 
 class Hub:
