@@ -46,6 +46,17 @@ HOLD_BURST = """() => {
 }"""
 
 
+SCORE_AND_RECORDS = r"""() => {
+  if (!document.querySelector('.table-screen .scorebar')) return null;
+  const score = (t) =>
+    Number(document.querySelector(`.score[data-team='${t}'] .score-value`).textContent);
+  const cards = (t) => [...document.querySelectorAll(`.pishti-cards[data-team='${t}'] .card`)]
+    .map(e => e.dataset.card);
+  const deck = Number(document.querySelector('#deck-number').textContent.match(/\d+/)[0]) - 1;
+  return { scores: [score(0), score(1)], cards: [cards(0), cards(1)], deck };
+}"""
+
+
 @dataclass
 class Seen:
     """What a player saw during a match."""
@@ -55,6 +66,8 @@ class Seen:
     pishti_bursts: int = 0
     face_down: int = 0
     shots: set[str] = field(default_factory=set)
+    totals: list[int] = field(default_factory=lambda: [0, 0])
+    pishti_scores: int = 0
 
 
 class Player:
@@ -188,10 +201,27 @@ class Player:
                  .map(b => b.outerHTML)"""
         )
         assert unnamed == [], unnamed
+        self.check_score()
         labels = page.eval_on_selector_all(
             ".hand .hand-card", "els => els.map(e => e.getAttribute('aria-label'))"
         )
         assert all(label and len(label) > 4 for label in labels), labels
+
+    def check_score(self, counted: int | None = None) -> None:
+        """R4.7: the score shown holds this deck's pishti points at once, 10 for each
+        record card and 20 for a jack (a jack pishti's record card), on top of the
+        totals of the last count; once the deck ``counted`` is counted, they are in
+        its totals.  Read in one go, so no event comes in between."""
+        shown = self.page.evaluate(SCORE_AND_RECORDS)
+        if shown is None:
+            return
+        points = [sum(20 if c.startswith("J") else 10 for c in cards) for cards in shown["cards"]]
+        if shown["deck"] == counted:
+            points = [0, 0]
+        expected = [self.seen.totals[t] + points[t] for t in (0, 1)]
+        assert shown["scores"] == expected, (shown, self.seen.totals)
+        if any(points):
+            self.seen.pishti_scores += 1
 
     def read_count(self, selector: str = "#count-dialog .count-table") -> dict[str, Any]:
         """A count table (the open dialog's by default), checked line by line (R5.2, R5.5)."""
@@ -231,6 +261,18 @@ class Player:
             self.page.click("#count-close")
         self.page.wait_for_function("() => !document.querySelector('#count-dialog').open")
 
+    def take_count(self, keyboard: bool = False, before_close: Any = None) -> dict[str, Any]:
+        """Read the open count (checked line by line), check the score shown, call
+        ``before_close()`` if given, and close it."""
+        count = self.read_count()
+        self.shot("count")
+        self.seen.totals = [count["teams"][0]["totals"], count["teams"][1]["totals"]]
+        self.check_score(counted=count["deck"])
+        if before_close is not None:
+            before_close()
+        self.close_count(keyboard=keyboard)
+        return count
+
     def scores(self) -> list[int]:
         return [
             int(self.page.inner_text(f".scorebar .score[data-team='{team}'] .score-value"))
@@ -247,12 +289,7 @@ class Player:
                 self.shot("end")
                 return
             if now == "count":
-                count = self.read_count()
-                self.shot("count")
-                self.close_count(keyboard=bool(keyboard_every))
-                totals = [count["teams"][0]["totals"], count["teams"][1]["totals"]]
-                if self.page.locator(".table-screen").count():
-                    assert self.scores() == totals
+                self.take_count(keyboard=bool(keyboard_every))
                 continue
             keyboard = bool(keyboard_every) and self.seen.plays % keyboard_every == 0
             self.play_turn(keyboard=keyboard)

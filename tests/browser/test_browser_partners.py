@@ -61,8 +61,8 @@ def test_partners_by_invite_link_play_a_deck_and_reload(open_page: Any) -> None:
         player.close_count()
         player.page.wait_for_selector("#deck-number")
     # The partner leaves for good: a bot takes the seat under the partner's name (R7.5).
-    partner.page.once("dialog", lambda dialog: dialog.accept())
     partner.page.click("#leave")
-    partner.page.wait_for_selector(".start-screen")
+    partner.page.click("#leave-confirm")
+    partner.page.wait_for_selector(".start-screen #start-notice")
     owner.page.wait_for_selector(".seat.pos-top .seat-tags >> text=left")
     assert owner.page.inner_text(".seat.pos-top .seat-name") == "Bora"

@@ -415,3 +415,27 @@ def test_rematch_starts_a_new_match_with_the_same_seats() -> None:
     assert table2.match is not None and table2.match.deck.deals != first_deals
     assert not table2.seats[0].autopilot
     assert types([sink2.commits[-1]])[:2] == ["rematch", "seat_changed"]
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("Ayşe", "AYŞE"),  # case
+        ("Ann", "Ａｎｎ"),  # fullwidth letters: NFKC
+        ("Straße", "STRASSE"),  # case folding
+        ("Jo Jo", "jo  jo"),  # runs of spaces
+        ("Ann", "An\u200dn"),  # a joiner shows as nothing
+        ("ﬁona", "Fiona"),  # a ligature: NFKC
+    ],
+)
+def test_two_names_that_look_the_same_may_not_sit_at_one_table(first: str, second: str) -> None:
+    # Found by a new-user trial: three seats could show the same name.
+    table, _clock, sink = make_table()
+    table.sit(first, hash_token("a"))
+    before = len(sink.commits)
+    with pytest.raises(TableError) as err:
+        table.sit(second, hash_token("b"), 2)
+    assert err.value.code == "name_taken"
+    assert err.value.message == f"someone at this table is called {first}"
+    assert len(sink.commits) == before
+    assert table.sit("Bora", hash_token("c"), 2) == 2

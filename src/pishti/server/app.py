@@ -238,6 +238,28 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     async def invite(table_id: str) -> Response:
         return _page(f"Table {table_id}.")
 
+    @app.get("/how-to-play", include_in_schema=False)
+    async def how_to_play() -> Response:
+        return _page("How to play.")
+
+    def _client_file(name: str, media_type: str) -> Response:
+        web_dir = config.web_dir
+        if web_dir is None or not (Path(web_dir) / name).is_file():
+            raise ApiError(404, "not_found", f"no {name}")
+        return FileResponse(Path(web_dir) / name, media_type=media_type)
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> Response:
+        """The web app manifest: the client installs as an app."""
+        return _client_file("manifest.webmanifest", "application/manifest+json")
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        """The service worker, served at the root so that its scope is the whole site."""
+        response = _client_file("sw.js", "text/javascript")
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
     if config.web_dir is not None and Path(config.web_dir).is_dir():
         from fastapi.staticfiles import StaticFiles
 

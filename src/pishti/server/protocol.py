@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
+import regex
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -37,6 +38,7 @@ ERROR_CODES = (
     "bad_state",
     "seat_taken",
     "table_full",
+    "name_taken",
 )
 """Every ``error`` code the WebSocket may send."""
 
@@ -50,11 +52,43 @@ BLANK_LETTERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
 """Letters and symbols that show as nothing: the Hangul fillers and the Braille blank."""
 MAX_MARKS = 4
 """Combining marks allowed on one character (more pile up over the other names)."""
+EMOJI_PRESENTATION = "\ufe0f"
+"""Variation selector 16: asks for an emoji's coloured form ("❤️"); allowed right after
+an emoji only."""
+
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_PICTOGRAPHIC = regex.compile(r"\p{Extended_Pictographic}")
+
+
+def hidden_characters(value: str) -> list[str]:
+    """The default-ignorable code points of ``value`` (Unicode's property: they show
+    as nothing) that a name may not hold: every one but the joiners of
+    :data:`NAME_JOINERS` and an emoji's presentation selector right after an emoji.
+    Returns them as ``U+XXXX`` texts, in order."""
+    found = []
+    for i, char in enumerate(value):
+        if char in NAME_JOINERS or not _IGNORABLE.match(char):
+            continue
+        if char == EMOJI_PRESENTATION and i > 0 and _PICTOGRAPHIC.match(value[i - 1]):
+            continue
+        found.append(f"U+{ord(char):04X}")
+    return found
+
+
+def name_key(name: str) -> str:
+    """What a name looks like, to tell two names apart: NFKC, case-folded, with the
+    default-ignorable code points it may hold (joiners) left out and runs of spaces
+    as one.  Two names with the same key may not sit at one table."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    folded = unicodedata.normalize("NFKC", folded)
+    shown = _IGNORABLE.sub("", folded)
+    return " ".join(shown.split())
 
 
 def visible_name(value: str) -> str:
     """Check a display name (already trimmed): no control, format (invisible,
-    direction-changing) or separator characters but spaces, at least one
+    direction-changing) or separator characters but spaces, no default-ignorable
+    code point but those :func:`hidden_characters` allows, at least one
     character that shows, and at most :data:`MAX_MARKS` marks on a character.
 
     Raises:
@@ -80,6 +114,11 @@ def visible_name(value: str) -> str:
             shows = True
     if not shows:
         raise ValueError("must hold a character that shows")
+    if hidden_characters(value):
+        raise ValueError(
+            "must not hold control, invisible or direction-changing characters"
+            f" ({', '.join(hidden_characters(value))})"
+        )
     return value
 
 

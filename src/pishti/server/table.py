@@ -50,6 +50,7 @@ from pishti.server.config import (
     TEMPOS,
     TIMEOUTS_TO_AUTOPILOT,
 )
+from pishti.server.protocol import name_key
 
 log = logging.getLogger("pishti.server.table")
 
@@ -386,10 +387,16 @@ class Table:
 
         Raises:
             TableError: ``bad_state`` once the match has started, ``table_full``,
-                ``seat_taken`` or ``bad_message`` (no such seat).
+                ``seat_taken``, ``bad_message`` (no such seat) or ``name_taken``
+                (a person at the table has a name that looks the same:
+                :func:`~pishti.server.protocol.name_key`).
         """
         if self.status != "waiting":
             raise TableError("bad_state", "the match has started: no seat is free")
+        key = name_key(name)
+        for other in self.seats:
+            if (other.kind == "human" or other.left) and other.name and name_key(other.name) == key:
+                raise TableError("name_taken", f"someone at this table is called {other.name}")
         if seat is None:
             free = [s for s, st in enumerate(self.seats) if st.kind == "empty"]
             if not free:

@@ -4,13 +4,14 @@
 import { ApiError, getTable, joinTable } from "./api.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { EndScreen } from "./screens/end.js";
+import { HowToScreen } from "./screens/howto.js";
 import { LobbyScreen } from "./screens/lobby.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
 import { TableSocket } from "./socket.js";
 import { Store } from "./state.js";
 import * as storage from "./storage.js";
-import { h } from "./ui/dom.js";
+import { focusLost, h } from "./ui/dom.js";
 import { errorText } from "./ui/errors.js";
 
 const SCREENS = { waiting: LobbyScreen, playing: TableScreen, finished: EndScreen };
@@ -27,8 +28,19 @@ export class App {
     this.lastPlay = null; // {card, again}: the last play sent, until its answer
     this.connBanner = document.getElementById("connection");
     this.connState = null;
+    this.notice = null;
     onLanguageChange(() => this.rerender());
     window.addEventListener("popstate", () => this.route());
+    const howto = document.getElementById("howto-link");
+    if (howto) {
+      howto.addEventListener("click", (e) => {
+        if (e.ctrlKey || e.metaKey || e.shiftKey) return;
+        e.preventDefault();
+        // At a table the rules open beside it: leaving the page would leave the seat (R7.4).
+        if (this.socket) window.open("/how-to-play", "_blank", "noopener");
+        else this.navigate("/how-to-play");
+      });
+    }
   }
 
   navigate(path) {
@@ -40,7 +52,13 @@ export class App {
     this.teardown();
     const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
     if (match) this.openTable(match[1]);
-    else this.show("start", StartScreen, { navigate: (p) => this.navigate(p) });
+    else if (/^\/how-to-play\/?$/.test(location.pathname)) this.show("howto", HowToScreen, {});
+    else {
+      const notice = this.notice;
+      this.notice = null;
+      this.show("start", StartScreen, { navigate: (p) => this.navigate(p), notice });
+    }
+    if (this.screen && this.screen.focusFirst && focusLost()) this.screen.focusFirst();
   }
 
   teardown() {
@@ -181,6 +199,7 @@ export class App {
       this.show(kind, Screen, { actions: this.actions(), store: this.store, tableId: this.tableId });
     }
     this.screen.update(state, effects);
+    if (this.screen.focusFirst && focusLost()) this.screen.focusFirst(state);
     document.title = this.title(state);
     for (const effect of effects) {
       if (effect.kind === "resync") this.resync();
@@ -244,8 +263,10 @@ export class App {
       takeOver: () => send({ type: "take_over" }),
       rematch: () => send({ type: "rematch" }),
       leave: () => {
+        const playing = this.store && this.store.state.table && this.store.state.table.status === "playing";
         send({ type: "leave" });
         storage.clearSeat(this.tableId);
+        this.notice = t(playing ? "leave.done_match" : "leave.done_lobby");
         this.navigate("/");
       },
     };

@@ -20,6 +20,8 @@ export function emptyState() {
     clockAt: 0,
     pending: null,
     seatLost: false,
+    timedOut: null,
+    recent: [],
   };
 }
 
@@ -66,6 +68,9 @@ function takeSnapshot(state, body) {
   }
   state.clockAt = performance.now();
   state.pending = null;
+  state.timedOut = null;
+  const history = (state.view && state.view.history) || [];
+  state.recent = history.slice(-RECENT_PLAYS).map((p) => ({ ...p, count: 0, timeout: false, deck: state.view.deck }));
 }
 
 /**
@@ -153,6 +158,8 @@ function applyEvent(state, e, effects) {
       if (view) view.to_play = e.seat;
       break;
     case "timeout":
+      // The table plays for the seat next (R7.2): its card_played says which card.
+      state.timedOut = e.seat;
       effects.push({ kind: "timeout", seat: e.seat });
       break;
     case "autopilot":
@@ -198,11 +205,14 @@ function applyEvent(state, e, effects) {
       view.hand_sizes[e.seat] = Math.max(0, (view.hand_sizes[e.seat] || 0) - 1);
       view.pile_size = e.pile_size;
       view.top_card = e.pile_size > 0 ? e.card : null;
+      const timeout = state.timedOut === e.seat;
+      state.timedOut = null;
       view.history.push({ seat: e.seat, card: e.card, outcome: OUTCOME.LAID });
+      pushRecent(state, { seat: e.seat, card: e.card, outcome: OUTCOME.LAID, count: 0, timeout, deck: view.deck });
       const handsEmpty = view.hand_sizes.every((n) => n === 0);
       view.to_play = handsEmpty && view.stock_size === 0 ? null : (e.seat + 1) % players;
       if (table.clock && table.clock.seat === e.seat) table.clock = null;
-      effects.push({ kind: "played", seat: e.seat, card: e.card });
+      effects.push({ kind: "played", seat: e.seat, card: e.card, timeout });
       break;
     }
     case "pile_captured":
@@ -212,6 +222,7 @@ function applyEvent(state, e, effects) {
       if (e.took_face_down) view.face_down_team = e.team;
       if (e.face_down) view.face_down = [...e.face_down];
       markLast(view, OUTCOME.CAPTURE);
+      markRecent(state, OUTCOME.CAPTURE, e.count);
       effects.push({ kind: "captured", seat: e.seat, team: e.team, card: e.card, count: e.count });
       break;
     case "pishti":
@@ -219,6 +230,7 @@ function applyEvent(state, e, effects) {
       const jack = e.type === "jack_pishti";
       view.pishti_cards[e.team].push(e.card);
       markLast(view, jack ? OUTCOME.JACK_PISHTI : OUTCOME.PISHTI);
+      markRecent(state, jack ? OUTCOME.JACK_PISHTI : OUTCOME.PISHTI);
       effects.push({ kind: "pishti", jack, seat: e.seat, team: e.team, card: e.card });
       break;
     }
@@ -271,9 +283,45 @@ const GAME_EVENTS = new Set([
   "match_over",
 ]);
 
+/** How many plays the record of recent plays keeps. */
+export const RECENT_PLAYS = 4;
+
+function pushRecent(state, entry) {
+  state.recent.push(entry);
+  if (state.recent.length > RECENT_PLAYS) state.recent.splice(0, state.recent.length - RECENT_PLAYS);
+}
+
+function markRecent(state, outcome, count = null) {
+  const last = state.recent[state.recent.length - 1];
+  if (!last) return;
+  if (last.outcome < outcome) last.outcome = outcome;
+  if (count !== null) last.count = count;
+}
+
 function markLast(view, outcome) {
   const last = view.history[view.history.length - 1];
   if (last && last.outcome < outcome) last.outcome = outcome;
+}
+
+/** Points of a pishti made with `card`: 20 for a jack pishti (R4.2), else 10 (R4.1). */
+export function pishtiPoints(card) {
+  return String(card).toUpperCase().startsWith("J") ? 20 : 10;
+}
+
+/**
+ * The running score of both teams (R4.7): the match totals after the decks
+ * counted so far, plus the pishti and jack pishti points of the deck being
+ * played (a jack pishti's record card is a jack, a plain pishti's never is).
+ * Once the deck is counted its pishtis are in the totals already.
+ */
+export function runningTotals(state) {
+  const { table, view } = state;
+  if (!view) return table && table.totals ? [...table.totals] : [0, 0];
+  const counted = (table.deck_counts || []).some((d) => d.deck === view.deck);
+  return [0, 1].map((team) => {
+    const pishtis = counted ? 0 : (view.pishti_cards[team] || []).reduce((sum, c) => sum + pishtiPoints(c), 0);
+    return view.totals[team] + pishtis;
+  });
 }
 
 /** Seconds left on the running clock, or null. */

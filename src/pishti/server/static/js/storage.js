@@ -56,3 +56,12 @@ export function setSeat(tableId, seat, token) {
 export function clearSeat(tableId) {
   write("seat." + tableId, null);
 }
+
+/** Whether sounds are on; off by default. */
+export function getSound() {
+  return read("sound") === "on";
+}
+
+export function setSound(on) {
+  write("sound", on ? "on" : "off");
+}

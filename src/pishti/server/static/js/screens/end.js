@@ -41,7 +41,7 @@ export class EndScreen {
         "div",
         { class: `end-card${won ? " won" : ""}` },
         h("p", { class: "end-kicker" }, t("end.title")),
-        h("h1", { id: "end-title", dataset: { winner: String(table.winner ?? "") } }, this.headline(state)),
+        h("h1", { id: "end-title", tabindex: "-1", dataset: { winner: String(table.winner ?? "") } }, this.headline(state)),
         h(
           "div",
           { class: "final-scores", id: "final-scores", role: "group", "aria-label": t("end.final") },
@@ -88,6 +88,11 @@ export class EndScreen {
       ),
     );
     if (focused) document.getElementById(focused)?.focus();
+  }
+
+  /** Focus: Play again for the owner, else the headline. */
+  focusFirst() {
+    (this.section.querySelector("#rematch") || this.section.querySelector("#end-title"))?.focus();
   }
 
   destroy() {}

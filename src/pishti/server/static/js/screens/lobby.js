@@ -38,7 +38,11 @@ export class LobbyScreen {
     const center = h(
       "div",
       { class: "lobby-center" },
-      h("h1", { id: "lobby-title" }, t("lobby.title")),
+      h(
+        "h1",
+        { id: "lobby-title", tabindex: "-1" },
+        t(this.ctx.visitor && table.status === "playing" ? "lobby.playing_title" : "lobby.title"),
+      ),
       h(
         "p",
         { class: "settings" },
@@ -48,7 +52,7 @@ export class LobbyScreen {
           tempo: t(`tempo.${table.tempo}`),
         }),
       ),
-      this.inviteBox(),
+      table.status === "waiting" ? this.inviteBox() : null,
       this.ctx.visitor ? this.visitorBox(table) : null,
       !this.ctx.visitor && owner
         ? h(
@@ -90,6 +94,17 @@ export class LobbyScreen {
       ),
     );
     if (focusedId) document.getElementById(focusedId)?.focus();
+  }
+
+  /** Focus where the player acts next: add a bot or start (the owner), sit (a visitor), else the title. */
+  focusFirst() {
+    const next =
+      this.section.querySelector("[id^='add-bot-']") ||
+      this.section.querySelector("#start-match") ||
+      (this.nameInput && !this.nameInput.value ? this.nameInput : null) ||
+      this.section.querySelector("[id^='sit-']") ||
+      this.section.querySelector("#lobby-title");
+    if (next) next.focus();
   }
 
   seatBox(table, s, me, owner, viewer) {
@@ -217,6 +232,7 @@ export class LobbyScreen {
           t("lobby.copy"),
         ),
       ),
+      h("p", { class: "table-code" }, t("lobby.code", { code: this.ctx.tableId })),
       status,
     );
   }
@@ -228,7 +244,11 @@ export class LobbyScreen {
         "div",
         { class: "visitor" },
         notice,
-        h("p", { class: "form-error", role: notice ? null : "alert" }, t(table.status === "finished" ? "lobby.finished" : "lobby.already_started")),
+        h(
+          "p",
+          { class: table.status === "playing" ? "match-on" : "form-error", role: notice ? null : "status" },
+          t(table.status === "finished" ? "lobby.finished" : "lobby.playing"),
+        ),
         h("a", { class: "button", href: "/" }, t("end.new_table")),
       );
     }

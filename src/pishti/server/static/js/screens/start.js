@@ -27,10 +27,17 @@ function choice(name, legend, options, selected) {
 }
 
 export class StartScreen {
-  constructor(root, { navigate }) {
+  constructor(root, { navigate, notice = null }) {
     this.root = root;
     this.navigate = navigate;
+    this.notice = notice;
     this.render();
+  }
+
+  /** Focus: the name when it is missing, else the button that creates a table. */
+  focusFirst() {
+    if (!this.nameInput.value) this.nameInput.focus();
+    else this.root.querySelector("#create-table")?.focus();
   }
 
   render() {
@@ -97,6 +104,8 @@ export class StartScreen {
         { class: "screen start-screen", "aria-labelledby": "start-title" },
         h("h1", { id: "start-title", class: "hero" }, "Pişti"),
         h("p", { class: "tagline" }, t("tagline")),
+        this.notice ? h("p", { class: "notice", id: "start-notice", role: "status" }, this.notice) : null,
+        h("p", { class: "howto-line" }, h("a", { href: "/how-to-play", id: "start-howto" }, t("howto.link"))),
         h(
           "div",
           { class: "panel name-panel" },

@@ -4,12 +4,20 @@
 
 import { cardBack, cardFace, cardName } from "../cards.js";
 import { t } from "../i18n.js";
-import { clockLeft, teamOf } from "../state.js";
+import { clockLeft, OUTCOME, runningTotals, teamOf } from "../state.js";
 import { ring, setRing } from "../ui/clock.js";
 import { countTable } from "../ui/countTable.js";
-import { announce, h, replace } from "../ui/dom.js";
+import { announce, focusLost, h, replace } from "../ui/dom.js";
 import { pishtiBurst, sweep } from "../ui/effects.js";
 import { initials, position, seatName, teamLabel } from "../ui/seats.js";
+import { sound } from "../ui/sound.js";
+
+/** Seconds left on a clock from which its seconds are shown (R7.1). */
+const SHOW_SECONDS = 10;
+/** Pişti record cards shown on the felt; the earlier ones are still read out. */
+const SHOWN_RECORD_CARDS = 3;
+/** Seconds left on your own clock from which a tick sounds each second. */
+const TICK_SECONDS = 5;
 
 export class TableScreen {
   constructor(root, { actions, store }) {
@@ -28,6 +36,10 @@ export class TableScreen {
     this.faceDown = h("div", { class: "facedown" });
     this.info = h("div", { class: "match-info" });
     this.turnLine = h("p", { class: "turn-line", id: "turn-line" });
+    this.notice = h("p", { class: "table-notice", id: "table-notice", hidden: true });
+    this.plays = h("ol", { class: "plays", id: "plays" });
+    this.lastTick = null;
+    this.warned = false;
     this.hand = h("div", {
       class: "hand",
       role: "group",
@@ -38,23 +50,58 @@ export class TableScreen {
     this.autopilot = h("div", { class: "autopilot-banner", role: "status" });
     this.dialog = h("dialog", { class: "count-dialog", id: "count-dialog", "aria-labelledby": "count-dialog-title" });
     this.dialog.addEventListener("close", () => this.afterDialog());
+    this.leaveDialog = h(
+      "dialog",
+      { class: "count-dialog leave-dialog", id: "leave-dialog", "aria-labelledby": "leave-title", "aria-describedby": "leave-text" },
+      h(
+        "form",
+        { method: "dialog" },
+        h("h2", { id: "leave-title" }, t("leave.title")),
+        h("p", { id: "leave-text" }, t("table.leave_confirm")),
+        h(
+          "div",
+          { class: "dialog-actions" },
+          h("button", { class: "primary", id: "leave-cancel", value: "stay" }, t("leave.stay")),
+          h("button", { class: "danger", id: "leave-confirm", value: "leave" }, t("leave.confirm")),
+        ),
+      ),
+    );
+    this.leaveDialog.addEventListener("close", () => {
+      if (this.leaveDialog.returnValue === "leave") this.actions.leave();
+      else this.afterDialog();
+    });
 
-    const centerWrap = h("div", { class: "center-wrap" }, this.center, this.effects);
-    this.felt.append(this.info, this.recordsThem, this.recordsUs, this.faceDown, centerWrap);
+    const centerWrap = h("div", { class: "center-wrap" }, this.center);
+    // The effects layer spans the whole felt, so a burst fits however narrow the middle is.
+    this.felt.append(this.info, this.recordsThem, this.recordsUs, this.faceDown, centerWrap, this.effects);
+    this.title = h("h1", { class: "visually-hidden", id: "table-title", tabindex: "-1" }, t("table.title"));
     this.section = h(
       "section",
-      { class: "screen table-screen", "aria-label": "Pişti" },
+      { class: "screen table-screen", "aria-labelledby": "table-title" },
+      this.title,
       this.scorebar,
-      this.felt,
+      h(
+        "div",
+        { class: "table-main" },
+        this.felt,
+        h(
+          "section",
+          { class: "plays-panel", "aria-labelledby": "plays-title" },
+          h("h2", { id: "plays-title" }, t("plays.title")),
+          this.plays,
+        ),
+      ),
       h(
         "div",
         { class: "hand-area" },
         this.turnLine,
+        this.notice,
         this.hand,
         h("p", { class: "visually-hidden", id: "hand-keys" }, t("table.hand_keys")),
         this.autopilot,
       ),
       this.dialog,
+      this.leaveDialog,
     );
     root.replaceChildren(this.section);
 
@@ -66,7 +113,9 @@ export class TableScreen {
   destroy() {
     document.removeEventListener("keydown", this.keyHandler);
     clearInterval(this.clockTimer);
+    clearTimeout(this.noticeTimer);
     if (this.dialog.open) this.dialog.close();
+    if (this.leaveDialog.open) this.leaveDialog.close();
   }
 
   update(state, effects = []) {
@@ -78,15 +127,30 @@ export class TableScreen {
     this.renderCenter(state, effects);
     this.renderRecords(state);
     this.renderHand(state);
+    this.renderPlays(state);
     this.tickClock();
-    for (const effect of effects) this.play(effect, state);
+    const said = [];
+    for (const effect of effects) this.play(effect, state, said);
+    if (said.length) announce(said.join(" "));
+    this.keepFocus(state);
+  }
+
+  /** Focus goes where the player acts next: the hand on their turn, else the table. */
+  keepFocus(state) {
+    if (this.dialog.open || this.leaveDialog.open) return;
+    if (!focusLost() && document.activeElement !== this.title) return;
+    const view = state.view;
+    const card = this.hand.querySelector("button[tabindex='0']");
+    if (card && view.to_play === state.seat && !view.finished) card.focus();
+    else if (focusLost()) this.title.focus();
   }
 
   // ---- parts of the table -------------------------------------------------
 
   renderScorebar(state) {
-    const { table, view, seat } = state;
+    const { table, seat } = state;
     const order = seat === null ? [0, 1] : [teamOf(seat, table.players), 1 - teamOf(seat, table.players)];
+    const totals = runningTotals(state); // pishti points count at once (R4.7)
     replace(
       this.scorebar,
       h(
@@ -97,7 +161,7 @@ export class TableScreen {
             "div",
             { class: `score team-${team === order[0] ? "us" : "them"}`, dataset: { team: String(team) } },
             h("span", { class: "score-label" }, teamLabel(table, team, seat)),
-            h("span", { class: "score-value" }, String(view.totals[team])),
+            h("span", { class: "score-value" }, String(totals[team])),
           ),
         ),
       ),
@@ -153,6 +217,8 @@ export class TableScreen {
         { class: "avatar", role: "img", "aria-label": t("seat.avatar", { name, state: stateText }) },
         ring(),
         h("span", { class: "initials", "aria-hidden": "true" }, initials(name)),
+        h("span", { class: "clock-secs", "aria-hidden": "true", hidden: true }),
+        s !== me ? h("span", { class: "hand-count", "aria-hidden": "true" }, String(view.hand_sizes[s] ?? 0)) : null,
       );
       const backs = [];
       if (s !== me) {
@@ -240,7 +306,18 @@ export class TableScreen {
           "div",
           { class: "pishti-cards", role: "list", "aria-label": t("table.pishtis_of", { team: label }), dataset: { team: String(team) } },
           cards.length
-            ? cards.map((c) => h("span", { role: "listitem" }, cardFace(c, { size: "mini" })))
+            ? [
+                cards.map((c, i) =>
+                  h(
+                    "span",
+                    { role: "listitem", class: i < cards.length - SHOWN_RECORD_CARDS ? "earlier" : null },
+                    cardFace(c, { size: "mini" }),
+                  ),
+                ),
+                cards.length > SHOWN_RECORD_CARDS
+                  ? h("span", { class: "more", "aria-hidden": "true" }, `+${cards.length - SHOWN_RECORD_CARDS}`)
+                  : null,
+              ]
             : h("span", { class: "none", role: "listitem" }, `${t("table.pishtis")}: ${t("table.no_pishtis")}`),
         ),
       );
@@ -267,6 +344,28 @@ export class TableScreen {
     }
   }
 
+  renderPlays(state) {
+    const { table, seat: me } = state;
+    const items = state.recent.map((p) => {
+      const name = p.seat === me ? t("table.you") : seatName(table, p.seat);
+      let what = "";
+      if (p.outcome === OUTCOME.JACK_PISHTI) what = t("plays.jack_pishti", { n: p.count || 2 });
+      else if (p.outcome === OUTCOME.PISHTI) what = t("plays.pishti", { n: p.count || 2 });
+      else if (p.outcome === OUTCOME.CAPTURE) what = p.count ? t("plays.took", { n: p.count }) : t("plays.took_pile");
+      const team = teamOf(p.seat, table.players) === (me === null ? 0 : teamOf(me, table.players)) ? "us" : "them";
+      return h(
+        "li",
+        { class: `play team-${team} outcome-${p.outcome}`, dataset: { seat: String(p.seat), card: p.card } },
+        h("span", { class: "play-name" }, name),
+        cardFace(p.card, { size: "mini" }),
+        what ? h("span", { class: "play-what" }, what) : null,
+        p.timeout ? h("span", { class: "play-timeout" }, t("plays.timeout")) : null,
+      );
+    });
+    if (!items.length) items.push(h("li", { class: "play none" }, t("plays.none")));
+    replace(this.plays, items);
+  }
+
   renderHand(state) {
     const { table, view, seat: me } = state;
     const mySeat = table.seats[me] || {};
@@ -279,7 +378,7 @@ export class TableScreen {
     this.hand.classList.toggle("playable", canPlay);
 
     if (state.seatLost) this.turnLine.textContent = t("table.seat_lost");
-    else if (myTurn) this.turnLine.textContent = t("table.your_turn");
+    else if (myTurn) replace(this.turnLine, t("table.your_turn"), h("span", { class: "time-left" }));
     else if (view.to_play !== null && view.to_play !== undefined && !view.finished) {
       this.turnLine.textContent = t("table.wait_turn", { name: seatName(table, view.to_play) });
     } else this.turnLine.textContent = "";
@@ -331,34 +430,80 @@ export class TableScreen {
   tickClock() {
     const state = this.store.state;
     const clock = state.table && state.table.clock;
+    const left = clock ? clockLeft(state) : null;
     for (const [s, el] of Object.entries(this.seatEls)) {
       const ringEl = el.querySelector(".ring");
-      if (clock && Number(s) === clock.seat) setRing(ringEl, clockLeft(state), clock.tempo);
+      const secs = el.querySelector(".clock-secs");
+      const mine = clock && Number(s) === clock.seat;
+      if (mine) setRing(ringEl, left, clock.tempo);
       else setRing(ringEl, null, 0);
+      // The seconds show as the clock nears its end (R7.1).
+      const show = mine && left !== null && left <= SHOW_SECONDS;
+      if (secs) {
+        secs.hidden = !show;
+        secs.textContent = show ? String(Math.ceil(left)) : "";
+      }
     }
+    const myClock = clock && clock.seat === state.seat && left !== null;
+    const low = myClock && left <= SHOW_SECONDS;
+    this.section.classList.toggle("time-low", Boolean(low));
+    const timeEl = this.turnLine.querySelector(".time-left");
+    if (timeEl) timeEl.textContent = low ? ` · ${t("table.time_left", { s: Math.ceil(left) })}` : "";
+    if (low && !this.warned) {
+      this.warned = true;
+      announce(t("table.time_left", { s: Math.ceil(left) }));
+    }
+    if (!myClock) this.warned = false;
+    if (myClock && left <= TICK_SECONDS && left > 0) {
+      const second = Math.ceil(left);
+      if (second !== this.lastTick) {
+        this.lastTick = second;
+        sound("tick");
+      }
+    } else this.lastTick = null;
   }
 
   // ---- effects ------------------------------------------------------------
 
-  play(effect, state) {
+  play(effect, state, said) {
     const { table } = state;
     const me = state.seat ?? 0;
+    const who = (seat) => (seat === state.seat ? t("table.you") : seatName(table, seat));
     switch (effect.kind) {
       case "pishti": {
         pishtiBurst(this.effects, effect);
-        announce(t("burst.announce", { name: seatName(table, effect.seat), card: cardName(effect.card) }));
+        sound(effect.jack ? "jack_pishti" : "pishti");
+        const mine = effect.seat === state.seat;
+        const key = effect.jack ? "burst.jack_announce" : "burst.announce";
+        said.push(t(mine ? `${key}_you` : key, { name: who(effect.seat), card: cardName(effect.card) }));
         break;
       }
       case "captured":
         sweep(this.effects, effect.card, position(effect.seat, me, table.players), this.center.querySelector(".pile"));
+        sound("capture");
+        said.push(
+          t(effect.seat === state.seat ? "table.captured_you" : "table.captured", {
+            name: who(effect.seat),
+            n: effect.count,
+            card: cardName(effect.card),
+          }),
+        );
         break;
       case "played":
-        if (effect.seat !== me) {
-          announce(t("table.played", { name: seatName(table, effect.seat), card: cardName(effect.card) }));
+        sound("card");
+        if (effect.timeout && effect.seat === state.seat) {
+          const text = t("table.timeout_you", { card: cardName(effect.card) });
+          this.showNotice(text, 7000);
+          said.push(text);
+        } else if (effect.timeout) {
+          said.push(t("table.timeout_other", { name: who(effect.seat), card: cardName(effect.card) }));
+        } else if (effect.seat !== me) {
+          said.push(t("table.played", { name: who(effect.seat), card: cardName(effect.card) }));
         }
         break;
       case "turn":
-        announce(t("table.you_turn_announce"));
+        sound("turn");
+        said.push(t("table.you_turn_announce"));
         break;
       case "counted":
         this.showCount(effect.deck);
@@ -421,8 +566,40 @@ export class TableScreen {
     const state = this.store.state;
     const view = state.view;
     const me = state.seat;
-    if (!view || view.to_play !== me || state.pending || view.finished || state.seatLost) return;
+    if (!view || view.finished || state.seatLost) return;
+    if (view.to_play !== me) {
+      this.outOfTurn(card, state);
+      return;
+    }
+    if (state.pending) return;
     this.actions.play(card);
+  }
+
+  /** A card clicked out of turn: it shakes, and the table says whose turn it is. */
+  outOfTurn(card, state) {
+    const button = this.hand.querySelector(`button[data-card='${card}']`);
+    if (button) {
+      button.classList.remove("nudge");
+      void button.offsetWidth; // restart the animation
+      button.classList.add("nudge");
+    }
+    const to = state.view.to_play;
+    const text =
+      to === null || to === undefined
+        ? t("table.wait_deal")
+        : t("table.not_your_turn", { name: seatName(state.table, to) });
+    this.showNotice(text, 2500);
+    announce(text);
+  }
+
+  showNotice(text, ms) {
+    clearTimeout(this.noticeTimer);
+    this.notice.textContent = text;
+    this.notice.hidden = false;
+    this.noticeTimer = setTimeout(() => {
+      this.notice.hidden = true;
+      this.notice.textContent = "";
+    }, ms);
   }
 
   onHandKey(e) {
@@ -441,7 +618,7 @@ export class TableScreen {
   }
 
   onGlobalKey(e) {
-    if (this.dialog.open || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (this.dialog.open || this.leaveDialog.open || e.altKey || e.ctrlKey || e.metaKey) return;
     const tag = (e.target && e.target.tagName) || "";
     if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
     const n = Number(e.key);
@@ -455,7 +632,12 @@ export class TableScreen {
     }
   }
 
+  /** Ask in the table's language (an in-page dialog), then leave for good (R7.5). */
   leave() {
-    if (window.confirm(t("table.leave_confirm"))) this.actions.leave();
+    if (this.leaveDialog.open) return;
+    this.returnFocus = document.activeElement;
+    this.leaveDialog.returnValue = "";
+    this.leaveDialog.showModal();
+    this.leaveDialog.querySelector("#leave-cancel").focus();
   }
 }

@@ -58,3 +58,9 @@ export function announce(text) {
     region.textContent = text;
   }, 30);
 }
+
+/** Whether keyboard focus has fallen to the page itself (nothing the player can act on). */
+export function focusLost() {
+  const active = document.activeElement;
+  return !active || active === document.body || active.id === "app" || !document.contains(active);
+}

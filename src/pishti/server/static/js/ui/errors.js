@@ -12,6 +12,7 @@ const KNOWN = new Set([
   "network",
   "seat_taken",
   "match_started",
+  "name_taken",
 ]);
 
 /** A sentence for an ApiError, a protocol `error` message or any Error. */
