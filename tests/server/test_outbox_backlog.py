@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from pishti.server.config import ServerConfig
-from pishti.server.hub import Connection
+from pishti.server.connection import Connection
 
 
 class StuckSocket:

@@ -66,8 +66,8 @@ def _transport_of(send: Send) -> Any:
 
 
 class AsgiSocket:
-    """What the hub needs of a WebSocket (:class:`pishti.server.hub.Socket`), on raw ASGI,
-    and what it holds below the application (:meth:`backlog`)."""
+    """What a connection needs of a WebSocket (:class:`pishti.server.connection.Socket`),
+    on raw ASGI, and what it holds below the application (:meth:`backlog`)."""
 
     __slots__ = ("_fd", "_send", "_transport", "receive")
 
