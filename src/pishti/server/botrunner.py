@@ -1,9 +1,10 @@
 """Bots think off the event loop, each move with a deadline (R7.2).
 
 :class:`ThreadedRunner` is the server's
-:data:`~pishti.server.turns.BotRunner`: every bot's choice, whatever its level
-(and the standard bot that plays when a clock runs out), runs in a thread of
-its own, so a table's event loop never waits for a bot and other tables go on.
+:data:`~pishti.server.turns.BotRunner`: every bot's choice runs in a thread of
+its own, so a table's event loop never waits for a bot and other tables go on,
+except the levels that choose in microseconds (:data:`INLINE_LEVELS`: random,
+novice, standard, also the standard bot that plays when a clock runs out).
 When the choice comes back, the card is handed to the table on the loop.
 When it does not come back within ``deadline`` seconds, the move is handed
 over as failed (``done(-1)``): the table then plays the standard bot's card
@@ -26,6 +27,8 @@ log = logging.getLogger("pishti.server.bots")
 
 DEFAULT_DEADLINE = 5.0
 """Seconds a bot may think over one move in the server (``--bot-deadline``)."""
+INLINE_LEVELS = frozenset({"random", "novice", "standard"})
+"""Levels that choose in microseconds, on the loop: a thread hand-over would cost more."""
 
 
 class ThreadedRunner:
@@ -45,7 +48,11 @@ class ThreadedRunner:
 
     def __call__(self, level: str, choose: Callable[[], int], done: Callable[[int], None]) -> None:
         """Start ``choose()`` in a thread; call ``done(card)`` on the running loop
-        when it returns, or ``done(-1)`` once the deadline has passed."""
+        when it returns, or ``done(-1)`` once the deadline has passed.  Levels in
+        :data:`INLINE_LEVELS` choose at once, on the caller's thread."""
+        if level in INLINE_LEVELS:
+            done(choose())
+            return
         loop = asyncio.get_running_loop()
         finished = False
 
