@@ -18,6 +18,8 @@ CLOSING_HOLD_SECONDS = 10.0
 """The hold after the client said the player closed the game (R7.4)."""
 TIMEOUTS_TO_AUTOPILOT = 3
 """Timeouts in a row that put a seat on autopilot (R7.3)."""
+PAUSE_SECONDS = 15.0
+"""The longest pause between decks, for everyone to read the count (R7.8)."""
 
 
 def database_url(db: str | None) -> str:

@@ -29,6 +29,7 @@ from pishti.server.protocol import (
     AddBot,
     BadMessage,
     Closing,
+    Continue,
     Hello,
     Leave,
     Ping,
@@ -620,6 +621,8 @@ class Hub:
                 conn.reply(PONG)
             elif isinstance(message, TakeOver):
                 table.take_over(seat)
+            elif isinstance(message, Continue):
+                table.continue_(seat, message.deck)
             elif isinstance(message, AddBot):
                 table.add_bot(seat, message.seat, message.level)
             elif isinstance(message, RemoveBot):

@@ -47,6 +47,7 @@ from pishti.server.clock import Scheduler, Timer
 from pishti.server.config import (
     CLOSING_HOLD_SECONDS,
     HOLD_SECONDS,
+    PAUSE_SECONDS,
     TEMPOS,
     TIMEOUTS_TO_AUTOPILOT,
 )
@@ -115,12 +116,14 @@ class Timing:
         scale: multiplies the tempo clocks and the holds (1.0 in play).
         bot_delay: a bot's or the autopilot's pause before it plays.
         hold, closing_hold: the holds of R7.4 before scaling.
+        pause: the longest pause between decks (R7.8) before scaling.
     """
 
     scale: float = 1.0
     bot_delay: float = 0.7
     hold: float = HOLD_SECONDS
     closing_hold: float = CLOSING_HOLD_SECONDS
+    pause: float = PAUSE_SECONDS
 
 
 @dataclass(slots=True)
@@ -266,6 +269,8 @@ class Table:
         self._holds: dict[int, Timer] = {}
         self._closing: dict[int, bool] = {}
         self._bot_cache: dict[tuple[int, int, str], Bot] = {}
+        self.pause = DeckPause()
+        self._pause_timer: Timer | None = None
 
     # -- building ------------------------------------------------------------
 
@@ -495,6 +500,37 @@ class Table:
             raise TableError("card_not_held", f"seat {seat} does not hold {card_text(value)}")
         self._commit({"kind": "play", "seat": seat, "card": card_text(value), "how": "player"})
 
+    def continue_(self, seat: int, deck: int) -> None:
+        """The player has read the count of ``deck`` and pressed Continue (R7.8);
+        the next deck comes when everyone the pause waits for has.
+
+        Raises:
+            TableError: ``bad_state`` (no pause is on), ``stale`` (the pause is
+                for another deck).
+        """
+        match = self.match
+        if self.status != "playing" or match is None or not match.between_decks:
+            raise TableError("bad_state", "the table is not pausing between decks")
+        if deck != match.deck_number:
+            raise TableError("stale", f"the pause is after deck {match.deck_number}, not {deck}")
+        if seat in self.pause.ready:
+            return
+        self._commit({"kind": "ready", "seat": seat})
+
+    def pause_json(self) -> dict[str, Any] | None:
+        """The pause between decks (R7.8): ``{"deck", "remaining", "waiting", "ready"}``
+        (seconds; the seats it waits for and those that pressed Continue), or None."""
+        match = self.match
+        if self.status != "playing" or match is None or not match.between_decks:
+            return None
+        remaining = self.pause.remaining(self.scheduler.now())
+        return {
+            "deck": match.deck_number,
+            "remaining": None if remaining is None else round(remaining, 3),
+            "waiting": sorted(self._pause_waits_for()),
+            "ready": sorted(self.pause.ready),
+        }
+
     def take_over(self, seat: int) -> None:
         """The player presses Take over: the seat leaves autopilot (R7.3).
 
@@ -628,6 +664,15 @@ class Table:
         self.seats[seat] = SeatState()
         return [self._seat_event(seat), *self._pass_owner(seat)]
 
+    def _pause_waits_for(self) -> set[int]:
+        """The seats the pause between decks waits for: people seated and connected;
+        bots, seats on autopilot and disconnected seats do not hold it up (R7.8)."""
+        return {
+            s
+            for s, st in enumerate(self.seats)
+            if st.kind == "human" and st.connected and not st.autopilot and not st.left
+        }
+
     def _new_match(self) -> Match:
         seed = self.seed
         m = self.match_no
@@ -643,6 +688,7 @@ class Table:
             rng=random.Random(0),
             first_dealer=first,
             deck_source=source,
+            pause_between_decks=True,  # the table deals on (R7.8)
         )
 
     def _begin_match(self) -> list[Payload]:
@@ -698,6 +744,9 @@ class Table:
             raise TableError("bad_state", "no match is being played")
         st = self.seats[seat]
         events: list[Payload] = []
+        if match.between_decks:
+            # A log written before the pause existed plays on into the next deck.
+            events.extend(self._deal_next())
         if how == "timeout":
             events.append({"type": "timeout", "seat": seat})
         elif how == "player":
@@ -716,11 +765,39 @@ class Table:
         if match.finished:
             self.status = "finished"
             self._finished_now = True
+        elif match.between_decks:
+            # No clock runs during the pause (R7.8).
+            self.pause = DeckPause(started=None)
+            events.append(
+                {
+                    "type": "pause",
+                    "deck": match.deck_number,
+                    "seconds": self.timing.pause * self.timing.scale,
+                    "waiting": sorted(self._pause_waits_for()),
+                }
+            )
         else:
             self._new_turn = True
             self._turn_id += 1
             events.append(self._clock_event())
         return events
+
+    def _deal_next(self) -> list[Payload]:
+        assert self.match is not None
+        self.pause = DeckPause()
+        self._new_turn = True
+        self._turn_id += 1
+        return [*self.match.deal_next(), self._clock_event()]
+
+    def _apply_ready(self, change: Change) -> list[Payload]:
+        seat = change["seat"]
+        self.pause.ready.add(seat)
+        return [{"type": "ready", "seat": seat}]
+
+    def _apply_deal(self, change: Change) -> list[Payload]:
+        if self.match is None or not self.match.between_decks:
+            raise TableError("bad_state", "no deck is waiting to be dealt")
+        return self._deal_next()
 
     def _apply_autopilot(self, change: Change) -> list[Payload]:
         seat = change["seat"]
@@ -761,6 +838,36 @@ class Table:
             return
         self._arm_turn()
         self._arm_holds()
+        self._arm_pause()
+
+    def _arm_pause(self) -> None:
+        """Deal the next deck once everyone the pause waits for pressed Continue,
+        or when its time is up (R7.8)."""
+        match = self.match
+        paused = self.status == "playing" and match is not None and match.between_decks
+        if not paused:
+            if self._pause_timer is not None:
+                self._pause_timer.cancel()
+            self._pause_timer = None
+            return
+        if not self._pause_waits_for() - self.pause.ready:
+            if self._pause_timer is not None:
+                self._pause_timer.cancel()
+            self._pause_timer = None
+            self._commit({"kind": "deal", "reason": "ready"})
+            return
+        if self._pause_timer is None:
+            seconds = self.timing.pause * self.timing.scale
+            self.pause.started = self.scheduler.now()
+            self.pause.seconds = seconds
+            self._pause_timer = self.scheduler.call_later(seconds, self._on_pause_timer)
+
+    def _on_pause_timer(self) -> None:
+        self._pause_timer = None
+        match = self.match
+        if self.closed or match is None or not match.between_decks:
+            return
+        self._commit({"kind": "deal", "reason": "time"})
 
     def _arm_turn(self) -> None:
         seat = self.to_play
@@ -852,6 +959,22 @@ class Table:
         st = self.seats[seat]
         if self.status == "playing" and st.kind == "human" and not st.connected:
             self._commit({"kind": "replace", "seat": seat, "reason": "hold"})
+
+
+@dataclass(slots=True)
+class DeckPause:
+    """The pause between decks (R7.8): who pressed Continue, and since when it runs
+    (``started``, scheduler seconds; None until its timer is armed)."""
+
+    ready: set[int] = field(default_factory=set)
+    started: float | None = None
+    seconds: float = 0.0
+
+    def remaining(self, now: float) -> float | None:
+        """Seconds until the next deal at the latest, or None before the timer runs."""
+        if self.started is None:
+            return None
+        return max(0.0, self.started + self.seconds - now)
 
 
 @dataclass(slots=True)

@@ -65,6 +65,7 @@ def table_json(table: Table) -> dict[str, Any]:
     out = lobby_json(table)
     match = table.match
     out["clock"] = table.clock()
+    out["pause"] = table.pause_json()
     out["totals"] = list(match.totals) if match is not None else [0, 0]
     out["winner"] = match.winner if match is not None else None
     out["deck_counts"] = deck_counts_json(table)
