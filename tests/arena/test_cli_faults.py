@@ -180,3 +180,28 @@ def test_compare_plays_a_reference_bot_on_the_same_deals_and_reports_the_paired_
     kept = _lines(Path("arena-novice-grabber-2p-seed0.jsonl"))
     assert kept[0]["reference"] == "standard"
     assert all(len(line["reference_games"]) == 2 for line in kept[1:])
+
+
+def test_sigterm_stops_a_run_like_ctrl_c() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cmd = [sys.executable, "-c", "from pishti.cli import main; main()", "arena"]
+    cmd += ["standard", "novice"]
+    cmd += ["--players", "2", "--matches", "100000", "--json", "--results", "run.jsonl"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if Path("run.jsonl").exists() and len(Path("run.jsonl").read_text().splitlines()) >= 3:
+            break
+        time.sleep(0.1)
+    os.kill(proc.pid, signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "pishti: interrupted" in err
+    done = json.loads(out)["duplicate_matches"]
+    assert done >= 2
+    assert len(_lines(Path("run.jsonl"))) - 1 >= done

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import ClassVar
 
 from pishti.engine import Card, SeatView
 
@@ -132,3 +133,30 @@ class Interrupts(_Base):
         if CALLS[0] == 250:
             raise KeyboardInterrupt
         return min(view.legal_cards)
+
+
+class Watcher(_Base):
+    """Counts what its observe hook is told; plays its lowest card."""
+
+    name = "watcher"
+    LOG: ClassVar[list[tuple[int | None, str, int]]] = []
+
+    def observe(self, event: object) -> None:
+        Watcher.LOG.append((self.seed, type(event).__name__, getattr(event, "deck", -1)))
+
+
+class BadObserver(_Base):
+    """Its observe hook raises at the first card played."""
+
+    def observe(self, event: object) -> None:
+        if type(event).__name__ == "CardPlayed":
+            raise KeyError("no such card")
+
+
+class ReturnsRealNumpy(_Base):
+    """Returns ``numpy.int64``, as a bot computing with numpy arrays does."""
+
+    def answer(self, view: SeatView) -> object:
+        import numpy as np
+
+        return np.int64(min(view.legal_cards))

@@ -248,4 +248,11 @@ def test_expert_all_seats_play_a_whole_match() -> None:
         seat = match.to_play
         assert seat is not None
         match.play(bots[seat].choose(seat_view(match, seat)))
-    assert match.winner is not None or match.totals[0] == match.totals[1]
+    # R6.3: the match ends once a team is at or past the target with the higher score.
+    totals = match.totals
+    assert max(totals) >= 51
+    assert totals[0] != totals[1]
+    assert match.winner == (0 if totals[0] > totals[1] else 1)
+    # The totals are the sum of the decks' counts (R5.5).
+    decks = [deck.counts for deck in match.decks if deck.counts is not None]
+    assert [sum(c[team].points for c in decks) for team in (0, 1)] == list(totals)

@@ -163,3 +163,15 @@ def test_a_plugin_may_be_named_by_its_file() -> None:
     bot = make_bot("tests/bots/sample_plugin.py:LowestCardBot", 4)
     view = _view()
     assert bot.choose(view) == min(view.legal_cards)
+
+
+def test_a_real_numpy_integer_is_refused_at_the_boundary() -> None:
+    np = pytest.importorskip("numpy")
+    view = _view()
+    assert np.int64(1) in view.legal_cards
+    fault = _fault(f"{M}:ReturnsRealNumpy")
+    assert fault.kind == RETURNED
+    assert fault.what == (
+        "returned np.int64(1) (numpy.int64), not one of its cards (AD 5C 6D 9S); "
+        "cards are plain ints, use int(card)"
+    )

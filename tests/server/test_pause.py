@@ -4,8 +4,11 @@ seats on autopilot and disconnected seats do not hold it up."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from pishti.bots import LEVELS, make_bot
 from pishti.engine import Event
 from pishti.server.clock import VirtualScheduler
 from pishti.server.table import CollectingSink, Table, TableError
@@ -67,7 +70,8 @@ def test_two_people_both_continue_or_15_seconds_pass() -> None:
     clock.advance(15.0)
     # Time is up: the deal comes without seat 0 (R7.8); no timeout was counted.
     assert not table.match.between_decks
-    assert sink.commits[-1].change == {"kind": "deal", "reason": "time"}
+    deal = sink.commits[-1].change
+    assert (deal["kind"], deal["reason"], len(deal["decks"])) == ("deal", "time", 1)
     assert all(st.timeouts == 0 for st in table.seats)
 
 
@@ -79,7 +83,8 @@ def test_bots_autopilot_and_disconnected_seats_do_not_hold_the_pause() -> None:
     assert table.match is not None and not table.match.between_decks
     kinds = [c.change["kind"] for c in sink.commits[-2:]]
     assert kinds == ["play", "deal"]
-    assert sink.commits[-1].change == {"kind": "deal", "reason": "ready"}
+    deal = sink.commits[-1].change
+    assert (deal["kind"], deal["reason"], len(deal["decks"])) == ("deal", "ready", 1)
 
 
 def test_continue_outside_the_pause_is_refused_and_changes_nothing() -> None:
@@ -98,24 +103,29 @@ def test_continue_outside_the_pause_is_refused_and_changes_nothing() -> None:
     assert err.value.code == "not_your_turn"
 
 
+def restore(table: Table, changes: list[Any], versions: list[int] | None = None) -> Table:
+    return Table.restore(
+        "T1",
+        table.settings,
+        table.seed,
+        changes,
+        versions,
+        scheduler=VirtualScheduler(),
+        sink=CollectingSink(),
+        bots=make_bot,
+        levels=LEVELS,
+        timing=table.timing,
+    )
+
+
 def test_a_table_restored_during_the_pause_is_still_pausing() -> None:
     table, clock, sink = started(humans=2)
     play_to_the_count(table, clock, 2)
     table.continue_(0, 0)
     changes = [c.change for c in sink.commits]
-    again = Table.restore(
-        "T1",
-        table.settings,
-        table.seed,
-        changes,
-        scheduler=VirtualScheduler(),
-        sink=CollectingSink(),
-        bots=table.bots,
-        levels=table.levels,
-        timing=table.timing,
-    )
+    again = restore(table, changes)
     assert again.match is not None and again.match.between_decks
-    assert again.pause.ready == {0}
+    assert again.state.ready == {0}
     assert again.seq == table.seq
 
 
@@ -127,17 +137,8 @@ def test_a_log_from_before_the_pause_still_replays() -> None:
     for _ in range(20):
         clock.advance(BOT_DELAY)
     old = [c.change for c in sink.commits if c.change["kind"] not in ("ready", "deal")]
-    again = Table.restore(
-        "T1",
-        table.settings,
-        table.seed,
-        old,
-        scheduler=VirtualScheduler(),
-        sink=CollectingSink(),
-        bots=table.bots,
-        levels=table.levels,
-        timing=table.timing,
-    )
+    old = [{k: v for k, v in change.items() if k != "decks"} for change in old]
+    again = restore(table, old, [1] * len(old))
     assert again.match is not None and table.match is not None
     assert again.match.deck_number == table.match.deck_number == 1
     assert again.match.history == table.match.history

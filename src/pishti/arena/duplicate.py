@@ -33,8 +33,9 @@ from pishti.bots.guard import (
 )
 from pishti.bots.plugins import is_plugin_spec
 from pishti.engine.deck import Deck, deal_deck
+from pishti.engine.events import Event
 from pishti.engine.match import DeckSource, Match
-from pishti.engine.view import seat_view
+from pishti.engine.view import event_for_seat, seat_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,10 +161,27 @@ def play_game(
         except ValueError as exc:
             raise ValueError(f"{exc} (seat {seat}, {where})") from None
     fallback = StandardBot()
-    times: tuple[list[float], list[float]] = ([], [])
-    cpu_times: tuple[list[float], list[float]] = ([], [])
+    observers = [s for s, b in enumerate(bots) if isinstance(b, GuardedBot) and b.observes]
     fallbacks = [0, 0]
     notes: list[str] = []
+
+    def tell(events: list[Event]) -> None:
+        # Plug-ins with an observe hook see every event as their seat may (R7.7).
+        for event in events:
+            for s in observers:
+                bot = bots[s]
+                assert isinstance(bot, GuardedBot)
+                try:
+                    bot.observe(event_for_seat(event, s))
+                except BotFault as fault:
+                    line = fault_line(_spec_of(bot), s, where, event.deck, fault)
+                    if fault.kind not in (OVERTIME, BUSY):
+                        raise BotFailed(line + " (in observe)") from None
+                    notes.append(line + " (in observe)")
+
+    tell(match.events)
+    times: tuple[list[float], list[float]] = ([], [])
+    cpu_times: tuple[list[float], list[float]] = ([], [])
     clock = time.perf_counter
     cpu_clock = time.process_time
     while not match.finished:
@@ -187,7 +205,9 @@ def play_game(
         elapsed = clock() - start
         times[side].append(elapsed)
         cpu_times[side].append(cpu_elapsed)
-        match.play(card)
+        events = match.play(card)
+        if observers:
+            tell(events)
     pishtis = [0, 0]
     jack_pishtis = [0, 0]
     for deck in match.decks:

@@ -6,7 +6,7 @@ nothing but its seat's :class:`~pishti.engine.view.SeatView` (R7.7).  Levels:
 - ``random``: any legal card (:class:`RandomBot`).
 - ``novice``: captures when it can, otherwise throws a low-value card.
 - ``standard``: counts cards and plays like a careful human.
-- ``expert``: searches sampled deals with the standard policy in playouts.
+- ``expert``: searches sampled deals, learning how the other seats play.
 
 :mod:`pishti.bots.baselines` holds sparring partners of other styles
 (:data:`~pishti.bots.baselines.POOL`: ``grabber``, ``hunter``, ``hoarder``,

@@ -20,6 +20,15 @@ class Bot(Protocol):
 
     Attributes:
         name: the bot's level or name, e.g. ``"standard"``.
+
+    A bot may also define ``observe(event) -> None``: it is then given every
+    event of the match (:mod:`pishti.engine.events`) as its seat sees it
+    (:func:`~pishti.engine.view.event_for_seat`, R7.7), in order, from the
+    first deck's ``DeckStarted`` and ``CardsDealt`` on: a ``DeckStarted`` with
+    ``deck == 0`` begins a match, every ``DeckStarted`` a deck, and
+    ``CardPlayed`` tells every play, those after the bot's own last card of a
+    deck too.  The arena and ``pishti play`` call it (guarded, see
+    :mod:`pishti.bots.guard`); it is optional.
     """
 
     name: str

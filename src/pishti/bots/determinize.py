@@ -22,10 +22,12 @@ Inference from play, in two steps:
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
 from pishti.bots.knowledge import Knowledge, unseen_cards
+from pishti.bots.opponents import RANDOM, OpponentModel, play_likelihoods
 from pishti.bots.standard import standard_card
 from pishti.engine.cards import CARD_POINTS, Card
 from pishti.engine.deck import CARDS_PER_HAND, PLAYS_PER_DECK, Deck
@@ -81,8 +83,19 @@ class Determinizer:
             the unseen cards uniformly, for study).
     """
 
-    def __init__(self, view: SeatView, knowledge: Knowledge | None = None) -> None:
+    def __init__(
+        self,
+        view: SeatView,
+        knowledge: Knowledge | None = None,
+        model: OpponentModel | None = None,
+    ) -> None:
         """Prepare the placement of ``view``'s unseen cards.
+
+        With an opponent ``model`` (:mod:`pishti.bots.opponents`) the plays
+        are weighed under each seat's mixture of policies instead of the
+        standard policy alone, voids are trusted as much as the seat does not
+        play at random, and :meth:`resample` records this deal's evidence in
+        the model.
 
         Raises:
             ValueError: the view is not consistent (sizes against history).
@@ -102,6 +115,11 @@ class Determinizer:
         self._played = played
         self._others = [s for s in range(players) if s != view.seat]
         self.use_voids = True
+        self.model = model
+        self._keep = [VOID_KEEP] * players
+        if model is not None:
+            for s in self._others:
+                self._keep[s] = VOID_KEEP + (1.0 - VOID_KEEP) * model.weights(s)[RANDOM]
         # Seats that showed a void are placed first (module doc).
         voids = self.knowledge.voids
         self._order = sorted(self._others, key=lambda s: voids[s] == 0)
@@ -127,6 +145,7 @@ class Determinizer:
         for seat in self._order:
             need = view.hand_sizes[seat]
             mask = voids[seat]
+            keep = self._keep[seat]
             if not need:
                 continue
             if not mask or not self.use_voids:
@@ -139,7 +158,7 @@ class Determinizer:
                 if len(chosen) == need:
                     rest.extend(pool[i:])
                     break
-                if not mask >> (card >> 2) & 1 or rng.random() < VOID_KEEP:
+                if not mask >> (card >> 2) & 1 or rng.random() < keep:
                     chosen.append(card)
                 else:
                     rest.append(card)
@@ -170,6 +189,35 @@ class Determinizer:
             choice = standard_card(hand, seat, before)
             if choice >> 2 != card >> 2 or CARD_POINTS[choice] != CARD_POINTS[card]:
                 out *= MISMATCH
+        return out
+
+    def policy_products(self, placement: Placement) -> dict[int, list[float]]:
+        """Per seat with plays to judge, the likelihood of its plays this deal
+        under each policy of :data:`~pishti.bots.opponents.POLICIES`."""
+        out: dict[int, list[float]] = {}
+        down = placement.down
+        for seat, card, before, later in self._checks:
+            hand = later + placement.hands[seat]
+            before.face_down = down
+            std, greedy, rand = play_likelihoods(hand, card, seat, before)
+            row = out.get(seat)
+            if row is None:
+                out[seat] = [std, greedy, rand]
+            else:
+                row[0] *= std
+                row[1] *= greedy
+                row[2] *= rand
+        return out
+
+    def mixture_weight(self, products: dict[int, list[float]]) -> float:
+        """A placement's weight: per seat, its policies' likelihoods mixed by the
+        model's weights, multiplied over seats."""
+        model = self.model
+        assert model is not None
+        out = 1.0
+        for seat, row in products.items():
+            w = model.weights(seat)
+            out *= w[0] * row[0] + w[1] * row[1] + w[2] * row[2]
         return out
 
     def build(self, placement: Placement) -> Deck:
@@ -220,7 +268,28 @@ class Determinizer:
         placed = [self.propose(rng) for _ in range(proposals)]
         if not self._checks:
             return placed[:count]
-        weights = [self.likelihood(p) for p in placed]
+        model = self.model
+        if model is None:
+            weights = [self.likelihood(p) for p in placed]
+        else:
+            view = self.view
+            key = (view.deck, self._current)
+            # This deal's plays are judged under the weights learnt before it.
+            model.record(key[0], key[1], [[0.0, 0.0, 0.0] for _ in range(view.players)])
+            products = [self.policy_products(p) for p in placed]
+            weights = [self.mixture_weight(row) for row in products]
+            sums = [[0.0, 0.0, 0.0] for _ in range(view.players)]
+            for row in products:
+                for seat, values in row.items():
+                    for i in range(3):
+                        sums[seat][i] += values[i]
+            logs = [
+                [math.log(v / len(placed)) if v > 0 else -50.0 for v in per_seat]
+                if any(per_seat)
+                else [0.0, 0.0, 0.0]
+                for per_seat in sums
+            ]
+            model.record(key[0], key[1], logs)
         step = sum(weights) / count
         point = rng.random() * step
         chosen: list[Placement] = []

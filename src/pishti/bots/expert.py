@@ -1,4 +1,4 @@
-"""Level ``expert``: determinized Monte Carlo search over the standard policy.
+"""Level ``expert``: determinized Monte Carlo search that does not assume how others play.
 
 For each move the expert
 
@@ -8,16 +8,30 @@ For each move the expert
 2. samples ``samples`` decks that agree with everything its seat has seen
    (:class:`~pishti.bots.determinize.Determinizer`: the unseen cards placed at
    random, biased by the voids other seats showed, then resampled by how well
-   they explain this deal's plays under the standard policy);
+   they explain this deal's plays);
 3. on every sampled deck plays each distinct card in hand and then the rest of
-   the deck with the standard policy at every seat (a playout), scoring the
-   deck's points of its team less the other's (R5.2); every :data:`BATCH`
-   samples, cards trailing the default by more than :data:`PRUNE` standard
-   errors are dropped, and the search ends when only the default is left;
+   the deck (a playout), scoring the deck's points of its team less the
+   other's (R5.2); every :data:`BATCH` samples, cards trailing the default by
+   more than :data:`PRUNE` standard errors are dropped, and the search ends
+   when only the default is left;
 4. plays another card only if it beats the default on the *same* samples by
    more than ``margin`` standard errors of the paired difference.  Most
    choices are near-ties between discards; without this guard the sampling
    noise throws away the standard policy's small, steady edge.
+
+It does not assume that the other seats play like the standard bot.  It keeps
+an :class:`~pishti.bots.opponents.OpponentModel` for the match: for every
+other seat, a weight for each policy of a small population (standard, greedy,
+random), learnt from that seat's plays deal by deal with a likelihood that
+tolerates mistakes.  Step 2 weighs placements under each seat's mixture of
+policies (and trusts a seat's voids less the more it plays at random); in
+step 3 each other seat plays, in each sampled deck, a policy drawn from its
+weights (its partner's too: a person may sit there), and the expert's own
+seat the standard policy.  Against a seat that plays like the standard bot
+the weights go to ``standard`` within a deal or two and the search is the one
+it was before; against a greedy or erratic seat the playouts stop expecting
+standard replies.  ``adaptive=False`` gives the earlier expert (standard
+policy everywhere), for study.
 
 When the stock is empty and few cards remain (the product of the hands'
 factorials at most ``endgame_leaves``) each sampled deck is instead solved
@@ -29,7 +43,9 @@ The budget per move is ``samples`` sampled decks, and optionally
 :data:`MIN_SAMPLES`; a time limit makes choices depend on the machine's
 speed).  The samples come from a generator seeded with the bot's seed and the
 public position (deck number, cards played, seat), so a choice depends only on
-the seed and what the seat may see (R7.7).
+the seed and what the seat has seen (R7.7) in this match.  The bot keeps its
+model between moves and starts a new one when a new match begins (the deck
+number or the number of cards played goes back).
 """
 
 from __future__ import annotations
@@ -42,7 +58,8 @@ from collections.abc import Sequence
 
 from pishti.bots.determinize import Determinizer
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.playout import clone_deck, distinct_cards, playout, solve
+from pishti.bots.opponents import STANDARD, OpponentModel
+from pishti.bots.playout import clone_deck, distinct_cards, mixed_playout, playout, solve
 from pishti.bots.standard import card_values, standard_card
 from pishti.engine.cards import CARD_POINTS, Card
 from pishti.engine.deck import CARDS_PER_HAND, PLAYS_PER_DECK
@@ -123,6 +140,8 @@ class ExpertBot:
         samples, time_limit, margin, endgame_leaves, endgame_samples, proposals,
             horizon, obvious: the budget and rules of the search (module doc
             and the module constants of the same names, which are the defaults).
+        adaptive: whether it learns how the other seats play (module doc).
+        model: the opponent model of the match in play, or None.
         last_search: ``(samples used, gain, standard error)`` of the last move
             searched, for study.
     """
@@ -141,6 +160,7 @@ class ExpertBot:
         proposals: int = PROPOSALS,
         horizon: int | None = HORIZON,
         obvious: float = OBVIOUS,
+        adaptive: bool = True,
     ) -> None:
         """Build an expert; the keyword arguments set its budget (module doc).
 
@@ -161,7 +181,20 @@ class ExpertBot:
         self.proposals = proposals
         self.horizon = horizon
         self.obvious = obvious
+        self.adaptive = adaptive
+        self.model: OpponentModel | None = None
+        self._seen = (-1, -1)
         self.last_search: tuple[int, float, float] = (0, 0.0, 0.0)
+
+    def _follow(self, view: SeatView) -> OpponentModel | None:
+        """The opponent model of this match (a new one when a new match began)."""
+        if not self.adaptive:
+            return None
+        now = (view.deck, len(view.history))
+        if self.model is None or self.model.players != view.players or now < self._seen:
+            self.model = OpponentModel(view.players)
+        self._seen = now
+        return self.model
 
     def choose(self, view: SeatView) -> Card:
         """Return the card to play from ``view.legal_cards`` (R3.1, R7.7).
@@ -173,6 +206,7 @@ class ExpertBot:
         if not hand:
             raise ValueError(f"seat {view.seat} has no card to play now")
         knowledge = Knowledge.from_view(view)
+        model = self._follow(view)
         default = standard_card(hand, view.seat, knowledge)
         candidates = [c for c in distinct_cards(hand) if not _same_play(c, default)]
         if not candidates or self._obvious(hand, view.seat, knowledge, default):
@@ -180,7 +214,7 @@ class ExpertBot:
             return default
         candidates.append(default)
         rng = random.Random(f"{self.seed}/{view.deck}/{len(view.history)}/{view.seat}")
-        determinizer = Determinizer(view, knowledge)
+        determinizer = Determinizer(view, knowledge, model)
         if not view.stock_size and _leaves(view.hand_sizes) <= self.endgame_leaves:
             return self._solve(view, determinizer, candidates, default, rng)
         team = view.team
@@ -196,11 +230,23 @@ class ExpertBot:
             deck = determinizer.build(placement)
             sample_knowledge = knowledge.copy()
             sample_knowledge.face_down = deck.middle[:3]
+            if model is not None:
+                policies = [
+                    STANDARD if s == seat else model.draw(s, rng) for s in range(view.players)
+                ]
+                sample_seed = rng.getrandbits(32)
             for card in active:
                 child = clone_deck(deck)
                 child_knowledge = sample_knowledge.copy()
                 child_knowledge.observe(seat, card, child.play(card))
-                values[card].append(playout(child, child_knowledge, team, stop))
+                if model is None:
+                    value = playout(child, child_knowledge, team, stop)
+                else:
+                    # The same draws for every card: their values stay paired.
+                    value = mixed_playout(
+                        child, child_knowledge, team, policies, random.Random(sample_seed), stop
+                    )
+                values[card].append(value)
             if limit is not None and used >= MIN_SAMPLES and time.perf_counter() - start > limit:
                 break
             if used % BATCH == 0:

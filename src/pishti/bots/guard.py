@@ -16,6 +16,9 @@ boundary, before the card reaches the engine:
   guard waits up to ``move_time`` for the stopped call to end; if it has not,
   the bot is reported busy for that move.
 
+The optional ``observe(event)`` hook (:class:`pishti.bots.base.Bot`) is
+called under the same guard (:meth:`GuardedBot.observe`).
+
 Each of these raises :class:`BotFault` with one line saying what the bot
 returned or raised.  What to do then is the caller's: the table, ``pishti
 play`` and the arena play the standard bot's card for that seat (R7.2).
@@ -26,10 +29,13 @@ from __future__ import annotations
 
 import ctypes
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pishti.bots.base import Bot
 from pishti.engine.cards import Card, card_text
+from pishti.engine.events import Event
 from pishti.engine.view import SeatView
 
 DEFAULT_MOVE_TIME = 2.0
@@ -160,6 +166,11 @@ class GuardedBot:
         self.move_time = move_time
         self._running: threading.Thread | None = None
 
+    @property
+    def observes(self) -> bool:
+        """True when the bot has the optional ``observe(event)`` hook."""
+        return callable(getattr(self.bot, "observe", None))
+
     def choose(self, view: SeatView) -> Card:
         """Return the bot's card for ``view``, checked (module doc).
 
@@ -167,6 +178,21 @@ class GuardedBot:
             BotFault: the bot returned no legal card, raised, ran over its
                 time, or is still busy with a move that ran over.
         """
+        return check_card(self._run(self.bot.choose, view), view)
+
+    def observe(self, event: Event) -> None:
+        """Pass ``event`` (the seat's copy, R7.7) to the bot's ``observe`` hook,
+        if it has one, under the same guard as :meth:`choose`.
+
+        Raises:
+            BotFault: the hook raised, ran over the time, or the bot is busy.
+        """
+        hook = getattr(self.bot, "observe", None)
+        if callable(hook):
+            self._run(hook, event)
+
+    def _run(self, method: Callable[[Any], object], arg: object) -> object:
+        """Call ``method(arg)`` under the guard and return what it returned."""
         running = self._running
         if running is not None:
             running.join(self.move_time)  # the wait counts as this move's time
@@ -175,15 +201,14 @@ class GuardedBot:
             self._running = None
         if self.move_time is None:
             try:
-                value: object = self.bot.choose(view)
+                return method(arg)
             except Exception as exc:
                 raise BotFault(RAISED, f"raised {exception_text(exc)}") from None
-            return check_card(value, view)
         call = _Call()
 
         def run() -> None:
             try:
-                call.card = self.bot.choose(view)
+                call.card = method(arg)
             except BaseException as exc:  # SystemExit from a bot is its fault too
                 call.error = exc
 
@@ -198,7 +223,7 @@ class GuardedBot:
             raise BotFault(OVERTIME, f"took longer than {self.move_time:g} s and was stopped")
         if call.error is not None:
             raise BotFault(RAISED, f"raised {exception_text(call.error)}")
-        return check_card(call.card, view)
+        return call.card
 
 
 def fault_line(bot: str, seat: int, match: str, deck: int, fault: BotFault) -> str:

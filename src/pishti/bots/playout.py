@@ -10,8 +10,11 @@ cards remain.  Values are the deck's points of one team less the other's (R5.2).
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
 
 from pishti.bots.knowledge import Knowledge
+from pishti.bots.opponents import GREEDY, STANDARD, greedy_policy
 from pishti.bots.standard import standard_card
 from pishti.engine.cards import CARD_POINTS, Card
 from pishti.engine.deck import MOST_CARDS, PLAYS_PER_DECK, Deck
@@ -74,6 +77,39 @@ def playout(deck: Deck, knowledge: Knowledge, team: int, stop: int = PLAYS_PER_D
         seat = deck.to_play
         hand = deck.hands[seat]
         card = hand[0] if len(hand) == 1 else standard_card(hand, seat, knowledge)
+        observe(seat, card, deck.play(card))
+    counts = deck.counts
+    return counts[team].points - counts[1 - team].points
+
+
+def mixed_playout(
+    deck: Deck,
+    knowledge: Knowledge,
+    team: int,
+    policies: Sequence[int],
+    rng: random.Random,
+    stop: int = PLAYS_PER_DECK,
+) -> float:
+    """Like :func:`playout`, each seat playing its own policy of
+    :data:`~pishti.bots.opponents.POLICIES` (``policies[seat]``: standard,
+    greedy, or a card drawn from ``rng``)."""
+    observe = knowledge.observe
+    plays = deck.plays
+    while deck.counts is None:
+        if len(plays) >= stop:
+            return evaluate(deck, team)
+        seat = deck.to_play
+        hand = deck.hands[seat]
+        if len(hand) == 1:
+            card = hand[0]
+        else:
+            policy = policies[seat]
+            if policy == STANDARD:
+                card = standard_card(hand, seat, knowledge)
+            elif policy == GREEDY:
+                card = greedy_policy(hand, deck.pile[-1] if deck.pile else None)
+            else:
+                card = hand[rng.randrange(len(hand))]
         observe(seat, card, deck.play(card))
     counts = deck.counts
     return counts[team].points - counts[1 - team].points

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -159,6 +160,10 @@ def _report(pairs: list[PairResult], settings: RunSettings, as_json: bool) -> No
         )
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 @app.command("arena")
 def arena_command(
     bot_a: Annotated[str | None, typer.Argument(help=BOT_HELP, metavar="BOT_A")] = None,
@@ -209,7 +214,8 @@ def arena_command(
     pishtis per deck with 95% confidence intervals (over duplicate matches),
     and the median time per move.  The same arguments give the same results.
     Each duplicate match is written to the results file as it finishes;
-    Ctrl-C, or a bot that fails, prints the summary of the matches done.
+    Ctrl-C (or SIGTERM), or a bot that fails, prints the summary of the
+    matches done.
     """
     allow_local_plugins()
     done: list[PairResult] = []
@@ -286,6 +292,8 @@ def arena_command(
 
     failure: str | None = None
     code = 0
+    # A run stopped with SIGTERM (kill, a batch system) ends like Ctrl-C.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(
@@ -311,6 +319,7 @@ def arena_command(
     except KeyboardInterrupt:
         failure, code = "interrupted", 130
     finally:
+        signal.signal(signal.SIGTERM, previous)
         writer.close()
     if failure is not None:
         typer.echo(f"pishti: {failure}", err=True)

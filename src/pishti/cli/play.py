@@ -143,13 +143,29 @@ class TerminalTable:
         self.intro()
         for event in match.events:
             self.narrate(event)
+        self.tell(match.events)
         while not match.finished:
             seat = match.to_play
             assert seat is not None
             view = seat_view(match, seat)
             card = self.ask(view) if seat == self.human else self.bot_card(seat, view)
-            for event in match.play(card, seat):
+            events = match.play(card, seat)
+            for event in events:
                 self.narrate(event)
+            self.tell(events)
+
+    def tell(self, events: list[Event]) -> None:
+        """Give each event, as its seat sees it (R7.7), to the bots with an
+        ``observe`` hook; a hook that fails is reported like a move
+        (:meth:`bot_card`)."""
+        for event in events:
+            for seat, bot in list(self.bots.items()):
+                if not isinstance(bot, GuardedBot) or not bot.observes:
+                    continue
+                try:
+                    bot.observe(event_for_seat(event, seat))
+                except BotFault as fault:
+                    self.report(seat, bot, event.deck, fault, " (in observe)")
 
     def bot_card(self, seat: int, view: SeatView) -> Card:
         """The card of the bot at ``seat``, checked (:mod:`pishti.bots.guard`).
@@ -163,15 +179,20 @@ class TerminalTable:
         try:
             return check_card(bot.choose(view), view)
         except BotFault as fault:
-            spec = bot.spec if isinstance(bot, GuardedBot) else bot.name
-            line = fault_line(spec, seat, self.label, view.deck, fault)
-            if fault.kind in (OVERTIME, BUSY):
-                line += "; the standard bot plays this move"
-            else:
-                self.bots[seat] = StandardBot()
-                line += f"; the standard bot plays seat {seat} from now on"
-            self.console.print(f"[bold red]pishti:[/bold red] {escape(line)}", soft_wrap=True)
+            self.report(seat, bot, view.deck, fault)
             return StandardBot().choose(view)
+
+    def report(self, seat: int, bot: Bot, deck: int, fault: BotFault, where: str = "") -> None:
+        """Say in one line how the bot at ``seat`` failed; after anything but a
+        move over the time the standard bot takes the seat (R7.2)."""
+        spec = bot.spec if isinstance(bot, GuardedBot) else bot.name
+        line = fault_line(spec, seat, self.label, deck, fault) + where
+        if fault.kind in (OVERTIME, BUSY):
+            line += "; the standard bot plays this move" if not where else ""
+        else:
+            self.bots[seat] = StandardBot()
+            line += f"; the standard bot plays seat {seat} from now on"
+        self.console.print(f"[bold red]pishti:[/bold red] {escape(line)}", soft_wrap=True)
 
     def intro(self) -> None:
         """Who sits where, and the target (R6.1)."""

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
 from pishti.cli.app import app, fail
+from pishti.server.config import ServerConfig
 
 WS_MAX_SIZE = 64 * 1024
 """Frames over this many bytes are cut off by the WebSocket layer itself (code 1009);
 the server refuses frames over 4 KiB with a ``too_large`` error before that."""
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 """The values of ``--log-level``."""
+DEFAULTS = ServerConfig()
+"""The server's own defaults: the options below start from them, never repeat them."""
 
 
 @app.command("serve")
@@ -29,7 +32,7 @@ def serve_command(
     ] = None,
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it plays, so people can follow.")
-    ] = 0.7,
+    ] = DEFAULTS.bot_delay,
     web: Annotated[
         Path | None, typer.Option(help="Folder of the browser client (with index.html).")
     ] = None,
@@ -42,11 +45,11 @@ def serve_command(
             hidden=True,
             help="Multiply every table clock and hold by this (for tests only).",
         ),
-    ] = 1.0,
+    ] = DEFAULTS.time_scale,
     rate: Annotated[
         float,
         typer.Option(hidden=True, help="Client messages allowed per second and connection."),
-    ] = 20.0,
+    ] = DEFAULTS.rate,
     http_rate: Annotated[
         float,
         typer.Option(
@@ -54,10 +57,11 @@ def serve_command(
             "or as many as this if more); behind a proxy on this host, the address is the "
             "one the proxy forwards.",
         ),
-    ] = 0.5,
+    ] = DEFAULTS.http_rate,
     sqlite_synchronous: Annotated[
-        str,
+        Literal["NORMAL", "FULL"],
         typer.Option(
+            case_sensitive=False,
             help="SQLite durability: NORMAL survives a killed process, FULL also a power cut "
             "(an fsync per commit).",
         ),
@@ -89,7 +93,7 @@ def serve_command(
     """Start the table server: HTTP and WebSockets on HOST:PORT, tables kept in a SQLite file."""
     import uvicorn
 
-    from pishti.server import ServerConfig, create_app
+    from pishti.server import create_app
     from pishti.server.config import database_url
     from pishti.server.http import (
         KEEP_ALIVE_TIMEOUT,
@@ -118,8 +122,6 @@ def serve_command(
     proxies = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
     if log_level.lower() not in LOG_LEVELS:
         raise fail(f"--log-level must be one of: {', '.join(LOG_LEVELS)}", 2)
-    if sqlite_synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
-        raise fail("--sqlite-synchronous must be FULL, NORMAL or EXTRA", 2)
     web_dir = web
     if web_dir is None:
         packaged = Path(__file__).resolve().parent.parent / "server" / "static"
@@ -131,8 +133,8 @@ def serve_command(
         web_dir=web_dir,
         rate=rate,
         http_rate=http_rate,
-        http_burst=max(20.0, http_rate),
-        sqlite_synchronous=sqlite_synchronous.upper(),
+        http_burst=max(DEFAULTS.http_burst, http_rate),
+        sqlite_synchronous=sqlite_synchronous,
         gc_sweep=gc_sweep or None,
     )
     try:

@@ -372,6 +372,11 @@ def shuffled_cards(rng: random.Random) -> list[Card]:
     them: every order is equally likely (a tie between two 53-bit floats, about
     one chance in 10**13 per deck, keeps the two cards in their natural order).
     The floats are drawn in card order, 52 calls of ``rng.random()``.
+
+    Tables kept by the server depend on the exact output for a given ``rng``
+    (their logs are replayed by dealing again): pinned by
+    ``tests/engine/test_golden_deal.py``; change it only together with a new
+    version of the table log.
     """
     keys = list(starmap(rng.random, repeat((), 52)))
     return sorted(ALL_CARDS, key=keys.__getitem__)
@@ -413,6 +418,10 @@ def deal_deck(rng: random.Random, players: int, dealer: int) -> Deck:
         rng: the random generator; the same state gives the same deck.
         players: 4 or 2.
         dealer: the dealer's seat, 0..players-1.
+
+    Tables kept by the server depend on the exact deck dealt for a given ``rng``
+    (pinned by ``tests/engine/test_golden_deal.py``), as with :func:`shuffled_cards`.
+
     Returns:
         The new :class:`Deck`, ready for its first play.
     Raises:

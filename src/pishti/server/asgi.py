@@ -48,7 +48,8 @@ after that many."""
 
 
 class AsgiSocket:
-    """What the hub needs of a WebSocket (:class:`pishti.server.hub.Socket`), on raw ASGI."""
+    """What a connection needs of a WebSocket (:class:`pishti.server.connection.Socket`),
+    on raw ASGI."""
 
     __slots__ = ("_send", "receive")
 

@@ -108,7 +108,3 @@ class VirtualScheduler:
             timer.cancelled = True
             timer.callback()
         self._now = end
-
-    def run_due(self) -> None:
-        """Run the timers due now (those scheduled with no delay), without moving the clock."""
-        self.advance(0.0)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 DEFAULT_DB_PATH = Path("data") / "pishti.db"
 """Where the server keeps its SQLite file by default, relative to the working directory."""
 
 TEMPOS: dict[str, int] = {"relaxed": 60, "normal": 30, "fast": 15}
 """Seconds per card for each tempo (R7.1)."""
-DEFAULT_TEMPO = "normal"
 
 HOLD_SECONDS = 60.0
 """How long a lost connection holds its seat (R7.4)."""
@@ -79,7 +79,7 @@ class ServerConfig:
     event_buffer: int = 256
     outbox_limit: int = 1024
     web_dir: Path | None = None
-    sqlite_synchronous: str = "NORMAL"
+    sqlite_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
     idle_unload: float = 300.0
     http_rate: float = 0.5
     http_burst: float = 20.0

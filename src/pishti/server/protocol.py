@@ -24,7 +24,7 @@ from pydantic import (
     ValidationError,
 )
 
-ERROR_CODES = (
+ErrorCode = Literal[
     "bad_message",
     "too_large",
     "rate_limited",
@@ -39,8 +39,8 @@ ERROR_CODES = (
     "seat_taken",
     "table_full",
     "name_taken",
-)
-"""Every ``error`` code the WebSocket may send."""
+]
+"""Every ``error`` code the WebSocket may send (docs/protocol.md)."""
 
 SEQ_MAX = 2**53
 """Event numbers stay below this (JSON's exact integers)."""

@@ -4,8 +4,10 @@ Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
 
 - ``tables``: one row per table: settings, the secret seed of its deals, status.
 - ``table_log``: every change of every table, in order (``n`` from 0), as JSON,
-  with the table's event number after it (``seq``).  Replaying a table's log
-  rebuilds it exactly (:meth:`pishti.server.table.Table.restore`).
+  with the table's event number after it (``seq``) and the version of the log
+  format it was written in (``version``, see :mod:`pishti.server.changes`; rows
+  of a database made before the column existed read as version 1).  Replaying
+  a table's log rebuilds it exactly (:meth:`pishti.server.table.Table.restore`).
 - ``match_records``: the R10 record of every finished match.
 
 SQLite runs in WAL mode, checkpointed by a :class:`~pishti.server.checkpointer.Checkpointer`;
@@ -33,8 +35,9 @@ from typing import Any, TypeVar
 import filelock
 import sqlalchemy as sa
 
+from pishti.server.changes import LOG_VERSION
 from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
-from pishti.server.table import Change, TableSettings
+from pishti.server.table import TableSettings
 
 metadata = sa.MetaData()
 
@@ -59,6 +62,7 @@ log_t = sa.Table(
     sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("change", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False, server_default="1"),
 )
 
 records_t = sa.Table(
@@ -80,6 +84,7 @@ _set_status = (
 (an executemany: one statement per transaction, not one per table)."""
 
 T = TypeVar("T")
+_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 ASYNC_DRIVERS = frozenset({"aiosqlite", "asyncpg", "aiomysql", "asyncmy", "psycopg_async"})
 """Async drivers that a URL may name; the store uses its dialect's default driver instead."""
@@ -96,6 +101,14 @@ def sync_url(url: str) -> sa.URL:
     if parsed.get_driver_name() in ASYNC_DRIVERS:
         parsed = parsed.set(drivername=parsed.get_backend_name())
     return parsed
+
+
+def _add_version_column(conn: sa.Connection) -> None:
+    """Give the ``table_log`` of a database made before log versions its ``version``
+    column; its rows are of version 1."""
+    columns = {c["name"] for c in sa.inspect(conn).get_columns("table_log")}
+    if "version" not in columns:
+        conn.execute(sa.text("ALTER TABLE table_log ADD COLUMN version INTEGER NOT NULL DEFAULT 1"))
 
 
 class DatabaseError(Exception):
@@ -159,14 +172,16 @@ def lock_database(database: Path) -> filelock.BaseFileLock:
 
 @dataclass(slots=True)
 class StoredTable:
-    """A table as the database holds it: ``settings``, the secret ``seed``, its ``status``
-    and its ``changes`` in order."""
+    """A table as the database holds it: ``settings``, the secret ``seed``, its ``status``,
+    its ``changes`` in order (their stored JSON) and the log ``versions`` they were
+    written in."""
 
     table_id: str
     settings: TableSettings
     seed: str
     status: str
-    changes: list[Change]
+    changes: list[dict[str, Any]]
+    versions: list[int]
 
 
 @dataclass(slots=True)
@@ -174,7 +189,7 @@ class WriteBatch:
     """What one transaction writes.
 
     ``new_tables``: rows of ``tables``; ``log``: rows of ``table_log``
-    (``table_id``, ``n``, ``seq``, ``change`` as JSON text); ``statuses``: the
+    (:meth:`add_change` builds them); ``statuses``: the
     new status of each table whose status changed (a table's row is written
     only then, not on every move); ``records``: rows of
     ``match_records``.
@@ -187,6 +202,19 @@ class WriteBatch:
 
     def __bool__(self) -> bool:
         return bool(self.new_tables or self.log or self.statuses or self.records)
+
+    def add_change(self, table_id: str, n: int, seq: int, change: dict[str, Any]) -> None:
+        """Add the row of change ``n`` of a table (``seq``: its last event number after
+        the change; ``change``: the stored JSON of the current log version)."""
+        self.log.append(
+            {
+                "table_id": table_id,
+                "n": n,
+                "seq": seq,
+                "change": _compact(change),
+                "version": LOG_VERSION,
+            }
+        )
 
 
 class Store:
@@ -273,6 +301,7 @@ class Store:
 
         with engine.begin() as conn:
             metadata.create_all(conn)
+            _add_version_column(conn)
         return engine
 
     async def close(self) -> None:
@@ -340,15 +369,18 @@ class Store:
             return [self._stored(conn, row) for row in rows]
 
     def _stored(self, conn: sa.Connection, row: Any) -> StoredTable:
-        changes = conn.execute(
-            sa.select(log_t.c.change).where(log_t.c.table_id == row.id).order_by(log_t.c.n)
-        ).scalars()
+        rows = conn.execute(
+            sa.select(log_t.c.change, log_t.c.version)
+            .where(log_t.c.table_id == row.id)
+            .order_by(log_t.c.n)
+        ).all()
         return StoredTable(
             table_id=row.id,
             settings=TableSettings(row.players, row.target, row.tempo),
             seed=row.seed,
             status=row.status,
-            changes=[json.loads(c) for c in changes],
+            changes=[json.loads(r.change) for r in rows],
+            versions=[r.version for r in rows],
         )
 
     async def record(self, table_id: str, match: int | None = None) -> tuple[int, str] | None:

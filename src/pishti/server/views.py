@@ -1,17 +1,32 @@
 """The server's messages, each built for one seat from what that seat may see (R7.7).
 
 Game state reaches a seat only through :func:`pishti.engine.seat_view` (the
-snapshot) and :func:`pishti.engine.event_for_seat` (events); table events are
-public and hold no card.  Messages are JSON text, cards in the short form of R1.2.
+snapshot) and :func:`seat_copy` (events).  **Visibility is opt-in**: every
+event type is listed here with what a seat may see of it
+(:data:`ENGINE_EVENTS`, :data:`PUBLIC_TABLE_EVENTS`); an event of a type not
+listed is refused (:class:`UndeclaredEvent`), so a new event with a hidden
+field cannot reach a seat by default.  The protocol's JSON is built here and
+nowhere else.  Messages are JSON text, cards in the short form of R1.2.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pishti.engine import Event, card_text, event_for_seat, seat_view, team_of
+from pishti.engine.events import (
+    CardPlayed,
+    CardsDealt,
+    DeckCounted,
+    DeckStarted,
+    JackPishti,
+    MatchOver,
+    PileCaptured,
+    Pishti,
+)
+from pishti.server.protocol import ErrorCode
 from pishti.server.table import Numbered, Payload, Table
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -20,6 +35,60 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 def dumps(message: dict[str, Any]) -> str:
     """Compact JSON text of a message."""
     return _dumps(message)
+
+
+class UndeclaredEvent(Exception):
+    """An event of a type whose visibility is not declared here: never sent (R7.7)."""
+
+
+def _public(event: Event, seat: int) -> Event:
+    """Every seat sees all of the event."""
+    return event
+
+
+ENGINE_EVENTS: dict[type[Event], Callable[[Event, int], Event]] = {
+    DeckStarted: event_for_seat,  # the three face-down middle cards are hidden (R2.2)
+    CardsDealt: event_for_seat,  # a seat sees its own hand only
+    PileCaptured: event_for_seat,  # face-down cards: only the team that took them (R7.7)
+    CardPlayed: _public,
+    Pishti: _public,
+    JackPishti: _public,
+    DeckCounted: _public,
+    MatchOver: _public,
+}
+"""What a seat may see of each engine event: ``ENGINE_EVENTS[type](event, seat)``."""
+
+PUBLIC_TABLE_EVENTS = frozenset(
+    {"seat_changed", "owner_changed", "match_started", "clock", "timeout", "autopilot", "rematch"}
+    | {"pause", "ready"}
+)
+"""The table's own events (their ``"type"``); each is public: none holds a card, a
+token or the seed."""
+
+
+def engine_copy(event: Event, seat: int) -> Event:
+    """``seat``'s copy of an engine event (:data:`ENGINE_EVENTS`).
+
+    Raises:
+        UndeclaredEvent: no visibility is declared for the event's type.
+    """
+    rule = ENGINE_EVENTS.get(type(event))
+    if rule is None:
+        raise UndeclaredEvent(f"{type(event).__name__}: no visibility is declared")
+    return rule(event, seat)
+
+
+def seat_copy(payload: Payload, seat: int) -> Event | dict[str, Any]:
+    """``seat``'s copy of an event: what the declared visibility of its type lets it see.
+
+    Raises:
+        UndeclaredEvent: no visibility is declared for the event's type.
+    """
+    if isinstance(payload, Event):
+        return engine_copy(payload, seat)
+    if payload.get("type") not in PUBLIC_TABLE_EVENTS:
+        raise UndeclaredEvent(f"table event {payload.get('type')!r}: no visibility is declared")
+    return payload
 
 
 def lobby_json(table: Table) -> dict[str, Any]:
@@ -123,25 +192,6 @@ def welcome_message(table: Table, seat: int, resumed: bool) -> str:
     return dumps(message)
 
 
-def snapshot_message(table: Table, seat: int) -> str:
-    """A ``snapshot`` message: the full state as ``seat`` may see it, at event ``table.seq``."""
-    return dumps(
-        {
-            "type": "snapshot",
-            "seq": table.seq,
-            "table": table_json(table),
-            "view": view_json(table, seat),
-        }
-    )
-
-
-def payload_json(payload: Payload, seat: int) -> dict[str, Any]:
-    """``seat``'s copy of an event as JSON (engine events filtered by ``event_for_seat``)."""
-    if isinstance(payload, Event):
-        return event_for_seat(payload, seat).as_json()
-    return payload
-
-
 class EventRenderer:
     """Renders one numbered event for each seat, encoding each distinct seat copy
     once (most events are the same for every seat).
@@ -163,7 +213,7 @@ class EventRenderer:
         """``seat``'s copy of the event with its number, as JSON text (R7.7)."""
         seq, payload = self.item
         if isinstance(payload, Event):
-            filtered = event_for_seat(payload, seat)
+            filtered = engine_copy(payload, seat)
             if filtered is not payload:
                 text = self._by_seat.get(seat)
                 if text is None:
@@ -174,7 +224,7 @@ class EventRenderer:
                 self._public = dumps({"seq": seq, "event": payload.as_json()})
             return self._public
         if self._public is None:
-            self._public = dumps({"seq": seq, "event": payload})
+            self._public = dumps({"seq": seq, "event": seat_copy(payload, seat)})
         return self._public
 
     def for_seat(self, seat: int) -> str:
@@ -185,11 +235,6 @@ class EventRenderer:
             text = '{"type":"event",' + fragment[1:]
             self._message[fragment] = text
         return text
-
-
-def event_message(item: Numbered, seat: int) -> str:
-    """The ``event`` message of ``item`` for ``seat``."""
-    return EventRenderer(item).for_seat(seat)
 
 
 def events_message(fragments: Iterable[str]) -> str:
@@ -229,7 +274,7 @@ def no_table(table_id: str) -> str:
     return f"no table {shown!r}"
 
 
-def error_message(code: str, message: str, ref: str | None) -> str:
+def error_message(code: ErrorCode, message: str, ref: str | None) -> str:
     """An ``error`` message: ``code`` from the protocol, a line for people, and the
     ``type`` of the client message that caused it (or null)."""
     return dumps({"type": "error", "code": code, "message": message, "ref": ref})

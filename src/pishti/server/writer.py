@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import deque
@@ -24,8 +23,6 @@ from pishti.server.store import Store, WriteBatch
 from pishti.server.table import Commit
 
 log = logging.getLogger("pishti.server.writer")
-
-_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 @dataclass(slots=True)
@@ -127,15 +124,7 @@ class Writer:
             if commit is None:
                 continue
             table_id = commit.table.table_id
-            last_seq = commit.events[-1][0] if commit.events else commit.table.seq
-            out.log.append(
-                {
-                    "table_id": table_id,
-                    "n": commit.index,
-                    "seq": last_seq,
-                    "change": _compact(commit.change),
-                }
-            )
+            out.add_change(table_id, commit.index, commit.seq, commit.change)
             if commit.status_changed:
                 out.statuses[table_id] = commit.status
             if commit.record is not None:

@@ -104,8 +104,13 @@ export class TableSocket {
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
-  /** Drop the connection and connect again at once (e.g. after missing events). */
+  /**
+   * Drop the connection and connect again at once, asking for a fresh snapshot
+   * (after missing events: the last event number seen is already past the gap,
+   * so a `hello` with it would never bring the missed events back).
+   */
   resync() {
+    this.fresh = true;
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;

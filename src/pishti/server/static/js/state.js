@@ -56,7 +56,7 @@ function freshView(state) {
 }
 
 function copy(value) {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+  return value === undefined ? undefined : structuredClone(value);
 }
 
 function takeSnapshot(state, body) {
@@ -97,10 +97,6 @@ export function apply(state, msg) {
         // A resumed connection: the missed events follow, numbered after our `seq`.
         state.pending = null;
       }
-      effects.push({ kind: "snapshot" });
-      break;
-    case "snapshot":
-      takeSnapshot(state, msg);
       effects.push({ kind: "snapshot" });
       break;
     case "event": {

@@ -11,12 +11,14 @@ export function position(seat, me, players) {
   return ["bottom", "right", "top", "left"][rel];
 }
 
-const GENERIC_BOT = /^bot( \(\w+\))?$/i;
-
-/** The name shown for a seat: a bot the server named after its level is "Bot 3". */
+/**
+ * The name shown for a seat: a bot put there (not one that took a person's seat
+ * for good, `left`, which keeps the person's name) is "Bot 3"; its level is data
+ * of the seat (`level`), never read out of its name.
+ */
 export function seatName(table, seat) {
   const info = table && table.seats && table.seats[seat];
-  if (info && info.kind === "bot" && (!info.name || GENERIC_BOT.test(info.name))) {
+  if (info && info.kind === "bot" && (!info.left || !info.name)) {
     return `${capitalize(t("seat.bot"))} ${seat + 1}`;
   }
   if (info && info.name) return info.name;

@@ -1,0 +1,134 @@
+"""Opponent models: a population of policies, and how much each seat plays like each.
+
+The expert must not assume that the other seats play like the ``standard``
+bot: people and other programs do not.  It keeps, for every other seat, a
+posterior over a small population of policies (:data:`POLICIES`):
+
+- ``standard``: :func:`~pishti.bots.standard.standard_card`, a careful player
+  who counts cards;
+- ``greedy``: :func:`greedy_policy`, takes whenever it can (a card of the top
+  card's rank, else a jack), else throws its cheapest card;
+- ``random``: any card of the hand, uniformly (it stands for every style the
+  other two do not explain, and for mistakes).
+
+A play is judged with a likelihood that tolerates mistakes: a policy that
+would have played the same card (same rank and card points, R3, R5.2) from
+the hand gives ``1 - EPSILON + EPSILON * k / n``, one that would not
+``EPSILON * k / n`` (``k`` cards of the hand play like it, ``n`` cards in
+hand), so no single play rules a policy out.
+
+:class:`OpponentModel` adds up, per seat and policy, the log of each deal's
+evidence (the likelihood of that seat's plays in the deal, averaged over
+sampled placements of the hidden cards, as the expert's sampling gives it)
+and turns it into weights with :data:`PRIOR`; every weight keeps at least
+:data:`FLOOR`.  The model only learns from what its seat has seen (R7.7).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from pishti.bots.knowledge import Knowledge
+from pishti.bots.standard import standard_card
+from pishti.engine.cards import CARD_POINTS, JACK, Card
+
+STANDARD = 0
+GREEDY = 1
+RANDOM = 2
+POLICIES = ("standard", "greedy", "random")
+"""The population of opponent policies, by index."""
+PRIOR = (0.6, 0.2, 0.2)
+"""Prior weight of each policy before a seat has played."""
+EPSILON = 0.1
+"""Share of a policy's plays that may be anything (mistakes, other reasons)."""
+FLOOR = 0.05
+"""Least weight any policy keeps for any seat."""
+
+
+def greedy_policy(hand: Sequence[Card], top: Card | None) -> Card:
+    """A card of the top card's rank, else a jack on a pile (R3.2, R3.3), else the
+    cheapest card (card points, R5.2; jacks last; the lowest card on ties)."""
+    if top is not None:
+        top_rank = top >> 2
+        for card in hand:
+            if card >> 2 == top_rank:
+                return card
+        for card in hand:
+            if card >> 2 == JACK:
+                return card
+    return min(hand, key=lambda c: (c >> 2 == JACK, CARD_POINTS[c], c))
+
+
+def same_play(a: Card, b: Card) -> bool:
+    """True when ``a`` and ``b`` have the same effect: same rank and card points."""
+    return a >> 2 == b >> 2 and CARD_POINTS[a] == CARD_POINTS[b]
+
+
+def play_likelihoods(
+    hand: Sequence[Card], card: Card, seat: int, before: Knowledge
+) -> tuple[float, float, float]:
+    """How likely each policy of :data:`POLICIES` plays ``card`` from ``hand``
+    (``card`` among it) at ``seat`` with the public knowledge ``before``
+    (mistake-tolerant, see the module doc)."""
+    n = len(hand)
+    k = 0
+    for c in hand:
+        if same_play(c, card):
+            k += 1
+    base = EPSILON * k / n
+    hit = 1.0 - EPSILON + base
+    std = hit if same_play(standard_card(hand, seat, before), card) else base
+    top = before.pile[-1] if before.pile else None
+    greedy = hit if same_play(greedy_policy(hand, top), card) else base
+    return std, greedy, k / n
+
+
+class OpponentModel:
+    """Per seat, the weight of each policy of :data:`POLICIES` (module doc).
+
+    Attributes:
+        players: 4 or 2.
+        evidence: ``{(deck, deal): per seat, per policy, log evidence}``.
+    """
+
+    def __init__(self, players: int) -> None:
+        """An empty model: every seat at :data:`PRIOR`."""
+        self.players = players
+        self.evidence: dict[tuple[int, int], list[list[float]]] = {}
+        self._weights: list[tuple[float, float, float]] | None = None
+
+    def record(self, deck: int, deal: int, logs: list[list[float]]) -> None:
+        """Keep the log evidence of deal ``deal`` of deck ``deck`` (replacing an
+        earlier, shorter account of the same deal)."""
+        self.evidence[(deck, deal)] = logs
+        self._weights = None
+
+    def weights(self, seat: int) -> tuple[float, float, float]:
+        """The weight of each policy for ``seat``: posterior, floored, summing to 1."""
+        if self._weights is None:
+            self._weights = [self._posterior(s) for s in range(self.players)]
+        return self._weights[seat]
+
+    def _posterior(self, seat: int) -> tuple[float, float, float]:
+        logs = [math.log(p) for p in PRIOR]
+        for per_seat in self.evidence.values():
+            for i in range(3):
+                logs[i] += per_seat[seat][i]
+        top = max(logs)
+        raw = [math.exp(v - top) for v in logs]
+        total = sum(raw)
+        floored = [max(FLOOR, v / total) for v in raw]
+        total = sum(floored)
+        return floored[0] / total, floored[1] / total, floored[2] / total
+
+    def draw(self, seat: int, rng: random.Random) -> int:
+        """A policy for ``seat`` drawn from its weights (an index of :data:`POLICIES`)."""
+        w = self.weights(seat)
+        x = rng.random()
+        if x < w[0]:
+            return STANDARD
+        if x < w[0] + w[1]:
+            return GREEDY
+        return RANDOM

@@ -1,0 +1,240 @@
+"""The tables in memory: creating, joining, loading from the database, and unloading idle ones.
+
+A :class:`Registry` keeps every live :class:`~pishti.server.table.Table` of a
+server process.  Tables being played stay in memory (their clocks run); a table
+at rest (waiting or finished) that nobody is connected to and that has not
+changed for ``idle_unload`` seconds is dropped, and read back from the database
+(its log replayed) when someone asks for it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable, Collection
+from typing import Any
+
+from pishti.server.clock import Scheduler, Timer
+from pishti.server.config import ServerConfig
+from pishti.server.store import Store, StoredTable
+from pishti.server.table import (
+    BotFactory,
+    CorruptLog,
+    Sink,
+    Table,
+    TableSettings,
+    Timing,
+    hash_token,
+)
+from pishti.server.writer import Item, Writer
+
+log = logging.getLogger("pishti.server.registry")
+
+THREADED_LEVELS = frozenset({"expert"})
+"""Bot levels that think for a long time (the expert: about 0.15 s a card); they
+choose in a worker thread so that other tables never wait for them."""
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
+"""The form of a table id (:func:`secrets.token_urlsafe` of 9 bytes makes 12 characters)."""
+
+
+def run_bot(level: str, choose: Callable[[], int], done: Callable[[int], None]) -> None:
+    """The server's :data:`~pishti.server.table.BotRunner`: levels in
+    :data:`THREADED_LEVELS` choose in a worker thread (``done(-1)`` if that fails),
+    others at once."""
+    if level not in THREADED_LEVELS:
+        done(choose())
+        return
+    future = asyncio.get_running_loop().run_in_executor(None, choose)
+    future.add_done_callback(lambda f: done(-1 if f.exception() else f.result()))
+
+
+class Registry:
+    """Every live table of one server process.
+
+    Args:
+        config: the server's settings.  store: the database.  writer: commits changes.
+        scheduler: returns the tables' scheduler (made on first use, on the running loop).
+        sink: receives every change of every table.
+        bots: ``bots(level, seed)`` builds a bot.  levels: the levels the owner may pick.
+        in_use: whether a table has a connection (such a table is never unloaded).
+    """
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: Store,
+        writer: Writer,
+        scheduler: Callable[[], Scheduler],
+        sink: Sink,
+        bots: BotFactory,
+        levels: Collection[str],
+        in_use: Callable[[str], bool],
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.writer = writer
+        self._scheduler = scheduler
+        self.sink = sink
+        self.bots = bots
+        self.levels = levels
+        self.in_use = in_use
+        self.timing = Timing(scale=config.time_scale, bot_delay=config.bot_delay)
+        self.tables: dict[str, Table] = {}
+        self.evicted = 0
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._idle_since: dict[str, tuple[float, int]] = {}
+        """For each table at rest: since when (``scheduler.now()`` seconds), at which log size."""
+        self._evict_timer: Timer | None = None
+
+    # -- life --------------------------------------------------------------------
+
+    async def resume_playing(self) -> int:
+        """Rebuild every table being played from the database and restart its clocks;
+        returns how many were resumed (a log that cannot be replayed is logged and skipped)."""
+        resumed = 0
+        for stored in await self.store.playing():
+            if self._restore(stored) is not None:
+                resumed += 1
+        return resumed
+
+    def start_unloading(self) -> None:
+        """Start the timer that unloads idle tables."""
+        every = min(60.0, max(0.05, self.config.idle_unload / 2))
+        self._evict_timer = self._scheduler().call_later(every, self._evict_idle)
+
+    def close(self) -> None:
+        """Stop unloading and stop every table's timers."""
+        if self._evict_timer is not None:
+            self._evict_timer.cancel()
+            self._evict_timer = None
+        for table in self.tables.values():
+            table.close()
+
+    def drop(self, table_id: str) -> None:
+        """Forget a table whose changes could not be committed: it is marked broken and
+        closed, and read back from the database when asked for again."""
+        table = self.tables.pop(table_id, None)
+        self._idle_since.pop(table_id, None)
+        if table is not None:
+            table.broken = True
+            table.close()
+
+    def _evict_idle(self) -> None:
+        """Drop the tables at rest (waiting or finished) that nobody has been connected
+        to, and that have not changed, for ``idle_unload`` seconds; :meth:`table`
+        reads them back from the database when asked.  (A table being played keeps
+        its clocks and holds, so it stays.)"""
+        now = self._scheduler().now()
+        for table_id, table in list(self.tables.items()):
+            if table.status == "playing" or self.in_use(table_id):
+                self._idle_since.pop(table_id, None)
+                continue
+            since, size = self._idle_since.get(table_id, (now, table.log_size))
+            if size != table.log_size:  # a join or a rematch over HTTP: idle from now
+                since, size = now, table.log_size
+            self._idle_since[table_id] = (since, size)
+            if now - since >= self.config.idle_unload:
+                del self.tables[table_id]
+                del self._idle_since[table_id]
+                table.close()
+                self.evicted += 1
+        self.start_unloading()
+
+    # -- tables ------------------------------------------------------------------
+
+    def _options(self) -> dict[str, Any]:
+        """The keyword arguments of every :class:`Table` of this server."""
+        return {
+            "scheduler": self._scheduler(),
+            "sink": self.sink,
+            "bots": self.bots,
+            "levels": self.levels,
+            "timing": self.timing,
+            "event_buffer": self.config.event_buffer,
+            "runner": run_bot,
+        }
+
+    def _restore(self, stored: StoredTable) -> Table | None:
+        try:
+            table = Table.restore(
+                stored.table_id,
+                stored.settings,
+                stored.seed,
+                stored.changes,
+                stored.versions,
+                **self._options(),
+            )
+        except CorruptLog:
+            log.exception("table %s cannot be rebuilt", stored.table_id)
+            return None
+        self.tables[stored.table_id] = table
+        table.resume()
+        return table
+
+    async def table(self, table_id: str) -> Table | None:
+        """The table ``table_id``, loaded from the database if it is not in memory; None if none."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not TABLE_ID.match(table_id):
+            return None
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            stored = await self.store.load(table_id)
+            table = self.tables.get(table_id)
+            if table is None and stored is not None:
+                table = self._restore(stored)
+            future.set_result(table)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: waiters get it through their await
+            raise
+        finally:
+            del self._loading[table_id]
+        return table
+
+    async def create_table(self, name: str, settings: TableSettings) -> tuple[Table, int, str]:
+        """Make a table whose owner ``name`` sits at seat 0; returns ``(table, 0, token)``
+        once it is committed.  The seat token is the only copy: it is stored hashed."""
+        table_id = secrets.token_urlsafe(9)
+        seed = secrets.token_hex(16)
+        table = Table(table_id, settings, seed, **self._options())
+        now = time.time()
+        self.writer.submit(
+            Item(
+                new_table={
+                    "id": table_id,
+                    "players": settings.players,
+                    "target": settings.target,
+                    "tempo": settings.tempo,
+                    "seed": seed,
+                    "status": "waiting",
+                    "created": now,
+                    "updated": now,
+                }
+            )
+        )
+        self.tables[table_id] = table
+        token = secrets.token_urlsafe(24)
+        seat = table.sit(name, hash_token(token), 0)
+        await self.writer.flush()
+        return table, seat, token
+
+    async def join(self, table: Table, name: str, seat: int | None) -> tuple[int, str]:
+        """Seat ``name`` at ``table`` (any free seat when ``seat`` is None); returns
+        ``(seat, token)`` once committed.
+
+        Raises:
+            TableError: the match has started, the seat is taken, the table is full.
+        """
+        token = secrets.token_urlsafe(24)
+        seat = table.sit(name, hash_token(token), seat)
+        await self.writer.flush()
+        return seat, token

@@ -1,0 +1,162 @@
+"""One client's session on a table's WebSocket: the handshake, then its messages one by one.
+
+The first message must be a valid ``hello`` whose token holds a seat at the
+table (within :data:`HELLO_TIMEOUT` seconds); the socket is closed otherwise
+(4401 unauthorized, 4404 no such table, 4403 the seat went to a bot for good).
+Then every message is validated (:func:`pishti.server.protocol.parse_message`)
+and dispatched on its type to the table; a refusal is answered with an
+``error`` that changes nothing (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import TYPE_CHECKING
+
+from pishti.server.connection import Connection
+from pishti.server.protocol import (
+    AddBot,
+    BadMessage,
+    Closing,
+    Continue,
+    Hello,
+    Leave,
+    Ping,
+    Play,
+    Rematch,
+    RemoveBot,
+    Start,
+    TakeOver,
+    parse_message,
+)
+from pishti.server.table import Table, TableError
+from pishti.server.views import dumps, no_table
+
+if TYPE_CHECKING:
+    from pishti.server.hub import Hub
+
+HELLO_TIMEOUT = 15.0
+"""Seconds a new connection has to send ``hello``."""
+PONG = dumps({"type": "pong"})
+
+
+class Session:
+    """The messages of one :class:`Connection` to ``/ws/tables/{table_id}``."""
+
+    def __init__(self, hub: Hub, conn: Connection, table_id: str) -> None:
+        """Serve ``conn`` for the table ``table_id`` of ``hub``."""
+        self.hub = hub
+        self.conn = conn
+        self.table_id = table_id
+
+    async def run(self) -> None:
+        """Run the handshake, then handle messages until the socket closes."""
+        conn = self.conn
+        hello = await self._hello()
+        if hello is None:
+            return
+        table = await self.hub.table(self.table_id)
+        if table is None:
+            conn.error("not_found", no_table(self.table_id), "hello")
+            conn.close(4404, "no such table")
+            return
+        seat = table.seat_of_token(hello.token)
+        if seat is None:
+            conn.error("unauthorized", "this token holds no seat at this table", "hello")
+            conn.close(4401, "unauthorized")
+            return
+        if table.seats[seat].kind != "human":
+            conn.error("seat_gone", f"seat {seat} went to a bot for good (R7.4, R7.5)", "hello")
+            conn.close(4403, "seat gone")
+            return
+        conn.batch = hello.batch
+        self.hub.attach(conn, table, seat, hello.last_seq)
+        while not conn.closed:
+            text = await self._receive()
+            if text is None:
+                return
+            self.handle(table, seat, text)
+
+    async def _hello(self) -> Hello | None:
+        """The client's valid ``hello``, or None once the connection was refused."""
+        conn = self.conn
+        try:
+            text = await asyncio.wait_for(self._receive(first=True), HELLO_TIMEOUT)
+        except TimeoutError:
+            conn.error("unauthorized", "no hello", None)
+            conn.close(4401, "no hello")
+            return None
+        if text is None:
+            return None
+        try:
+            hello = parse_message(text)
+        except BadMessage as exc:
+            conn.error("bad_message", exc.message, exc.ref)
+            conn.close(4401, "the first message must be a valid hello")
+            return None
+        if not isinstance(hello, Hello):
+            conn.error("unauthorized", "the first message must be hello", hello.type)
+            conn.close(4401, "the first message must be hello")
+            return None
+        return hello
+
+    async def _receive(self, first: bool = False) -> str | None:
+        """The next admitted text frame, or None once the socket is closed.  A
+        ``first`` frame that is not text, or too large, closes the socket (4401)."""
+        conn = self.conn
+        max_frame = self.hub.config.max_frame
+        while True:
+            message = await conn.socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return None
+            if not conn.admit():
+                if conn.closed:
+                    return None
+                continue
+            text = message.get("text")
+            if text is None:
+                conn.error("bad_message", "messages are JSON text frames", None)
+            elif len(text) > max_frame or len(text.encode()) > max_frame:
+                conn.error("too_large", f"a frame over {max_frame} bytes", None)
+            else:
+                return str(text)
+            if first:
+                conn.close(4401, "the first message must be hello")
+                return None
+
+    def handle(self, table: Table, seat: int, text: str) -> None:
+        """Validate one message of ``seat`` and do what it asks; a refusal is an ``error``."""
+        conn = self.conn
+        try:
+            message = parse_message(text)
+        except BadMessage as exc:
+            conn.error("bad_message", exc.message, exc.ref)
+            return
+        try:
+            match message:
+                case Play(card=card, seq=seq):
+                    table.play(seat, card, seq)
+                case Ping():
+                    conn.reply(PONG)
+                case TakeOver():
+                    table.take_over(seat)
+                case Continue(deck=deck):
+                    table.continue_(seat, deck)
+                case AddBot(seat=bot_seat, level=level):
+                    table.add_bot(seat, bot_seat, level)
+                case RemoveBot(seat=bot_seat):
+                    table.remove_bot(seat, bot_seat)
+                case Start():
+                    table.start(seat)
+                case Rematch():
+                    table.rematch(seat)
+                case Closing():
+                    conn.said_closing = True
+                case Leave():
+                    table.leave(seat)
+                    self.hub.writer.after(partial(conn.close, 1000, "left the table"))
+                case Hello():
+                    raise TableError("bad_state", "hello was already said")
+        except TableError as exc:
+            conn.error(exc.code, exc.message, message.type)

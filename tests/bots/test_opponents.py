@@ -1,0 +1,146 @@
+"""The expert's opponent model: a population of policies, learnt from what a seat has seen."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from pishti.bots import make_bot
+from pishti.bots.determinize import Determinizer
+from pishti.bots.expert import ExpertBot
+from pishti.bots.knowledge import Knowledge
+from pishti.bots.opponents import (
+    EPSILON,
+    FLOOR,
+    GREEDY,
+    PRIOR,
+    RANDOM,
+    STANDARD,
+    OpponentModel,
+    greedy_policy,
+    play_likelihoods,
+)
+from pishti.bots.playout import clone_deck, mixed_playout, playout
+from pishti.engine import Match, parse_card, parse_cards, seat_view
+
+
+def test_greedy_policy_takes_then_spends_a_jack_then_throws_the_cheapest() -> None:
+    hand = parse_cards(["JH", "9D", "AC", "4S"])
+    assert greedy_policy(hand, parse_card("9S")) == parse_card("9D")
+    assert greedy_policy(hand, parse_card("5S")) == parse_card("JH")
+    assert greedy_policy(hand, None) == parse_card("4S")
+
+
+def test_a_play_is_judged_with_room_for_mistakes() -> None:
+    k = Knowledge(4, parse_card("9S"))  # a 9S face up on three hidden cards
+    hand = parse_cards(["9D", "3C", "3H", "KS"])
+    # Both policies take with the 9D (R3.2); a random seat plays it one time in four.
+    std, greedy, rand = play_likelihoods(hand, parse_card("9D"), 1, k)
+    assert std == greedy == pytest.approx(1 - EPSILON + EPSILON / 4)
+    assert rand == 0.25
+    # Laying a 3 there is a mistake for both, but not ruled out; the two 3s play alike.
+    std, greedy, rand = play_likelihoods(hand, parse_card("3C"), 1, k)
+    assert std == greedy == pytest.approx(EPSILON * 2 / 4)
+    assert rand == 0.5
+
+
+def test_the_model_starts_at_the_prior_and_learns_from_evidence() -> None:
+    model = OpponentModel(2)
+    assert model.weights(1) == pytest.approx(PRIOR)
+    # Two deals where seat 1's plays are 10 times likelier under greedy.
+    for deal in (0, 1):
+        model.record(0, deal, [[0.0] * 3, [math.log(0.01), math.log(0.1), math.log(0.02)]])
+    w = model.weights(1)
+    raw = [PRIOR[0] * 1e-4, PRIOR[1] * 1e-2, PRIOR[2] * 4e-4]
+    total = sum(raw)
+    expected = [max(FLOOR, r / total) for r in raw]
+    assert w == pytest.approx([e / sum(expected) for e in expected])
+    assert w[GREEDY] > 0.9 and min(w) >= FLOOR / sum(expected)
+    # A later, longer account of the same deal replaces the earlier one.
+    model.record(0, 1, [[0.0] * 3, [0.0] * 3])
+    assert model.weights(1)[GREEDY] < w[GREEDY]
+    assert model.weights(0) == pytest.approx(PRIOR)
+
+
+def test_draws_follow_the_weights() -> None:
+    model = OpponentModel(2)
+    rng = random.Random(3)
+    draws = [model.draw(1, rng) for _ in range(5000)]
+    for policy in (STANDARD, GREEDY, RANDOM):
+        assert abs(draws.count(policy) / 5000 - PRIOR[policy]) < 0.03
+
+
+def _play_against(opponent: str, players: int = 2, decks: int = 2) -> ExpertBot:
+    match = Match(players, 151, seed=5)
+    expert = ExpertBot(1, samples=16)
+    bots = [expert if s == 0 else make_bot(opponent, s) for s in range(players)]
+    while match.deck_number < decks:
+        seat = match.to_play
+        assert seat is not None
+        match.play(bots[seat].choose(seat_view(match, seat)))
+    return expert
+
+
+def test_the_expert_learns_who_plays_like_the_standard_bot_and_who_does_not() -> None:
+    model = _play_against("standard").model
+    assert model is not None
+    assert model.weights(1)[STANDARD] > 0.8
+    model = _play_against("random").model
+    assert model is not None
+    assert model.weights(1)[RANDOM] > 0.8
+
+
+def test_a_new_match_starts_a_new_model() -> None:
+    expert = _play_against("random")
+    old = expert.model
+    match = Match(2, 101, seed=9)
+    if match.to_play != 0:
+        match.play(make_bot("random", 1).choose(seat_view(match, 1)))
+    expert.choose(seat_view(match, 0))
+    assert expert.model is not old and expert.model is not None
+    assert expert.model.weights(1) == pytest.approx(PRIOR)
+
+
+def test_the_fixed_expert_keeps_no_model() -> None:
+    match = Match(2, 101, seed=4)
+    expert = ExpertBot(1, samples=8, adaptive=False)
+    seat = match.to_play
+    assert seat is not None
+    expert.choose(seat_view(match, seat))
+    assert expert.model is None
+
+
+def test_a_mixed_playout_with_standard_seats_is_the_standard_playout() -> None:
+    match = Match(4, 101, seed=2)
+    seat = match.to_play
+    assert seat is not None
+    view = seat_view(match, seat)
+    deck = Determinizer(view).sample(random.Random(1))
+    k = Knowledge.from_view(view)
+    k.face_down = deck.middle[:3]
+    a, b = clone_deck(deck), clone_deck(deck)
+    plain = playout(a, k.copy(), view.team)
+    mixed = mixed_playout(b, k.copy(), view.team, [STANDARD] * 4, random.Random(0))
+    assert plain == mixed and a.plays == b.plays
+    c = clone_deck(deck)
+    mixed_playout(c, k.copy(), view.team, [GREEDY] * 4, random.Random(0))
+    assert c.counts is not None and c.plays != a.plays
+
+
+def test_weighing_with_a_model_records_the_deals_evidence() -> None:
+    match = Match(2, 101, seed=6)
+    bots = [make_bot("random", s) for s in range(2)]
+    for _ in range(5):
+        seat = match.to_play
+        assert seat is not None
+        match.play(bots[seat].choose(seat_view(match, seat)))
+    seat = match.to_play
+    assert seat is not None
+    model = OpponentModel(2)
+    Determinizer(seat_view(match, seat), model=model).resample(random.Random(2), 8, 32)
+    ((key, logs),) = model.evidence.items()
+    assert key == (0, 0)
+    assert logs[seat] == [0.0, 0.0, 0.0]
+    assert all(v < 0 for v in logs[1 - seat])
