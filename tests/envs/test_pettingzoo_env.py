@@ -170,3 +170,19 @@ def test_the_numbers_after_the_cards_are_where_the_encoding_says() -> None:
     assert after[10:14] == [0, 0, 1, 0]
     assert after[14:18] == [0, 1, 0, 0]
     assert after[18:] == [0, 0]  # no match points yet
+
+
+@pytest.mark.parametrize(
+    ("module", "needs"),
+    [("pishti.envs", "gymnasium.envs.registration"), ("pishti.engine.batch", "numpy")],
+)
+def test_a_missing_extra_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, module: str, needs: str
+) -> None:
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, needs, None)  # as if it were not installed
+    monkeypatch.delitem(sys.modules, module)
+    with pytest.raises(ImportError, match=r"pip install 'pishti\[research\]'"):
+        importlib.import_module(module)

@@ -222,8 +222,8 @@ async def test_forwarded_addresses_are_trusted_only_from_configured_proxies(
     # Found by a black-box client: any local process could dodge the per-address limit
     # by sending a new X-Forwarded-For each time.  --http-rate 0.01: a burst of 20.
     srv = ServerProcess(tmp_path / "direct.db", "--http-rate", "0.01", "--log-level", "warning")
-    srv.start()
     try:
+        srv.start()
         assert await forwarded_creations(srv, 21) == [201] * 20 + [429]
     finally:
         srv.stop()
@@ -236,8 +236,8 @@ async def test_forwarded_addresses_are_trusted_only_from_configured_proxies(
         "--forwarded-allow-ips",
         "127.0.0.1",
     )
-    proxied.start()
     try:  # behind a proxy on this host, each forwarded address has a burst of its own
+        proxied.start()
         assert await forwarded_creations(proxied, 21) == [201] * 21
     finally:
         proxied.stop()

@@ -29,8 +29,8 @@ async def test_after_a_restart_the_seat_to_play_may_answer_an_event_from_before_
     # Found by a black-box client: 8 times in 34 kills a play answering the event
     # just before the restart's clock was refused as stale.
     srv = ServerProcess(tmp_path / "restart.db", "--bot-delay", "0", "--log-level", "warning")
-    srv.start()
     try:
+        srv.start()
         t = await create(srv, players=2, target=51, tempo="relaxed")
         other = await join(srv, t["table_id"], "p1", 1)
         a = await player(srv, t["table_id"], t["token"], 1, autoplay=False)

@@ -19,8 +19,11 @@ Needs numpy (the ``research`` extra: ``pip install pishti[research]``).
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
+try:
+    import numpy as np
+    from numpy.typing import NDArray
+except ImportError as exc:  # the core install has no numpy
+    raise ImportError("pishti.engine.batch needs numpy: pip install 'pishti[research]'") from exc
 
 from pishti.engine.cards import ACE, CARD_POINTS, JACK, TEN_OF_DIAMONDS, TWO_OF_CLUBS, Card
 from pishti.engine.deck import (

@@ -7,7 +7,12 @@ is the PettingZoo environment and ``pishti.envs.openspiel_game`` registers
 ``python_pishti`` with ``pyspiel``.  See docs/research.md.
 """
 
-from gymnasium.envs.registration import register, registry
+try:
+    from gymnasium.envs.registration import register, registry
+except ImportError as exc:  # the core install has no gymnasium
+    raise ImportError(
+        "pishti.envs needs the research extra: pip install 'pishti[research]'"
+    ) from exc
 
 if "PishtiEnv-v0" not in registry:
     register(id="PishtiEnv-v0", entry_point="pishti.envs.gym_env:PishtiEnv")

@@ -29,6 +29,7 @@ from pishti.engine.deck import Deck, deal_deck
 from pishti.engine.match import TARGETS, Match, NoMoreDecks
 from pishti.engine.view import seat_view
 from pishti.envs.encoding import (
+    PlayedCards,
     action_mask,
     observation_from_match,
     observation_high,
@@ -101,6 +102,7 @@ class PishtiEnv(gymnasium.Env[ObsDict, np.int64]):
         self._rng = random.Random()
         self.bots: dict[int, Bot] = {}
         self.match: Match | None = None
+        self._played = PlayedCards()
         self._counted = 0
         self._ended = False
 
@@ -112,7 +114,9 @@ class PishtiEnv(gymnasium.Env[ObsDict, np.int64]):
     def _observation(self) -> ObsDict:
         assert self.match is not None
         return {
-            "observation": observation_from_match(self.match, self.seat, self.target is not None),
+            "observation": observation_from_match(
+                self.match, self.seat, self.target is not None, self._played
+            ),
             "action_mask": action_mask(self.match, self.seat),
         }
 

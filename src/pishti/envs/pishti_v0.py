@@ -37,6 +37,7 @@ from pishti.engine.errors import IllegalPlay
 from pishti.engine.match import TARGETS, Match, NoMoreDecks
 from pishti.envs.encoding import (
     Observation,
+    PlayedCards,
     action_mask,
     observation_from_match,
     observation_high,
@@ -72,7 +73,25 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # 
     The inherited ``last()`` reads five attributes through the wrapper's
     ``__getattr__``, which took a third of a step's time; this one makes the
     same check (no ``last()`` before ``reset()``) and returns the same tuple.
+    ``agents`` and ``agent_selection``, read at every turn of ``agent_iter``,
+    are properties with the same check for the same reason.
     """
+
+    @property
+    def agents(self) -> list[str]:
+        """The agents still in the episode (read at every turn of ``agent_iter``)."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act (read at every turn of ``agent_iter``)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        agent: str = self.env.agent_selection
+        return agent
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, summed reward, terminated, truncated and info of the agent to act."""
@@ -121,6 +140,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._rng = random.Random()
         self.match: Match | None = None
+        self._played = PlayedCards()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``: the same for every agent."""

@@ -16,7 +16,12 @@ is told the client went away, and the client gets ``413 too_large``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import fcntl
 import re
+import sys
+import termios
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -47,16 +52,57 @@ still sending reads the answer instead of a reset connection (as web servers'
 after that many."""
 
 
+CLOSE_LINGER = 30.0
+"""Seconds a connection closed for being too slow (4408) is given to read up to its close
+frame; then its transport is cut."""
+
+
+def _transport_of(send: Send) -> Any:
+    """The asyncio transport under the ASGI server's WebSocket ``send`` (uvicorn's
+    ``send`` is a method of its protocol object, which holds it), or None."""
+    transport = getattr(getattr(send, "__self__", None), "transport", None)
+    needed = ("get_write_buffer_size", "set_write_buffer_limits", "abort", "is_closing")
+    return transport if all(hasattr(transport, name) for name in needed) else None
+
+
 class AsgiSocket:
     """What a connection needs of a WebSocket (:class:`pishti.server.connection.Socket`),
-    on raw ASGI."""
+    on raw ASGI, and what it holds below the application (:meth:`backlog`)."""
 
-    __slots__ = ("_send", "receive")
+    __slots__ = ("_fd", "_send", "_transport", "receive")
 
     def __init__(self, receive: Receive, send: Send) -> None:
         """Wrap the ASGI server's ``receive`` and ``send`` of one accepted WebSocket."""
         self.receive = receive
         self._send = send
+        self._transport = _transport_of(send)
+        sock = self._transport.get_extra_info("socket") if self._transport else None
+        self._fd: int = sock.fileno() if sock is not None else -1
+
+    def backlog(self) -> int:
+        """Bytes sent to this connection that the server still holds: in the transport's
+        buffer, and in the kernel's send queue (not yet acknowledged by the client).
+        0 when the ASGI server does not show its transport."""
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            return 0
+        held: int = transport.get_write_buffer_size()
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                queued = fcntl.ioctl(self._fd, termios.TIOCOUTQ, b"\0\0\0\0")
+                held += int.from_bytes(queued, sys.byteorder, signed=True)
+        return held
+
+    async def close_behind(self, code: int, reason: str) -> None:
+        """Close with ``code`` although the client reads nothing: the close frame goes at
+        once behind what the transport holds (its write limit is lifted, so the send
+        does not wait for the client), and the transport is cut :data:`CLOSE_LINGER`
+        seconds later if the client has not read up to it by then."""
+        transport = self._transport
+        if transport is not None:
+            transport.set_write_buffer_limits(high=1 << 30)
+            asyncio.get_running_loop().call_later(CLOSE_LINGER, transport.abort)
+        await self.close(code, reason)
 
     async def send_text(self, data: str) -> None:
         """Send one text frame."""

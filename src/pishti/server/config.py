@@ -55,6 +55,9 @@ class ServerConfig:
         flood_window: seconds, see ``flood_close``.
         event_buffer: events each table keeps for reconnecting clients.
         outbox_limit: messages queued for one slow connection before it is dropped.
+        outbox_bytes: characters queued for one connection, with the bytes its socket
+            still holds (the transport's buffer, the kernel's send queue), before it is
+            dropped.
         web_dir: a folder with the browser client (``index.html``); None for the
             built-in placeholder page.
         sqlite_synchronous: SQLite's ``synchronous`` pragma (``FULL`` or ``NORMAL``).
@@ -78,6 +81,7 @@ class ServerConfig:
     flood_window: float = 5.0
     event_buffer: int = 256
     outbox_limit: int = 1024
+    outbox_bytes: int = 256 * 1024
     web_dir: Path | None = None
     sqlite_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
     idle_unload: float = 300.0

@@ -2,7 +2,9 @@
 
 A :class:`Connection` sends from a queue of its own (its outbox) in a task of
 its own, so a slow client never holds up a table or another connection; one
-whose queue grows past ``outbox_limit`` is closed (code 4408) and may reconnect
+whose queue grows past ``outbox_limit`` messages, or past ``outbox_bytes`` with
+what its socket still holds (the transport's buffer, the kernel's send queue),
+is closed at once (code 4408, :meth:`Connection._too_slow`) and may reconnect
 for a fresh snapshot.
 
 **The reply-ordering rule.**  A client gets the answers to its messages in the
@@ -134,6 +136,8 @@ class Connection:
         self.batch = False
         self.said_closing = False
         self.outbox: deque[str | _Close] = deque()
+        self.queued_bytes = 0
+        """Characters of the messages in :attr:`outbox`."""
         self._held: list[str] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -181,11 +185,39 @@ class Connection:
                 self.close(*TOO_SLOW)
             return
         self.outbox.append(text)
-        if len(self.outbox) > self.config.outbox_limit:
-            self.outbox.clear()
-            self.close(*TOO_SLOW)
+        self.queued_bytes += len(text)
+        if len(self.outbox) > self.config.outbox_limit or self._behind() > self.config.outbox_bytes:
+            self._too_slow()
             return
         self._wake.set()
+
+    def _behind(self) -> int:
+        """Characters queued for the client: in the outbox, and (looked at only once the
+        outbox holds 16, 32 ... messages) the bytes the socket still holds below it."""
+        size = len(self.outbox)
+        if size < 16 or size % 16:
+            return self.queued_bytes
+        backlog = getattr(self.socket, "backlog", None)
+        return self.queued_bytes + (backlog() if backlog is not None else 0)
+
+    def _too_slow(self) -> None:
+        """Close with 4408 at once, not in line: the send task is stopped (it may be
+        waiting for this very client to read), and the close frame goes behind what the
+        socket already holds (``close_behind``, when the socket has it)."""
+        self.outbox.clear()
+        self.queued_bytes = 0
+        self._move(ConnectionState.CLOSING)
+        if self._task is not None:
+            self._task.cancel()
+        close_behind = getattr(self.socket, "close_behind", None)
+        closing = close_behind if close_behind is not None else self.socket.close
+        self._task = asyncio.get_running_loop().create_task(self._close_now(closing))
+
+    async def _close_now(self, close: Callable[[int, str], Awaitable[None]]) -> None:
+        with contextlib.suppress(Exception):
+            await close(*TOO_SLOW)
+        if self.state is not ConnectionState.CLOSED:
+            self._move(ConnectionState.CLOSED)
 
     def reply(self, text: str) -> None:
         """Queue a reply to a client message by the reply-ordering rule (see the module):
@@ -271,6 +303,8 @@ class Connection:
                     await self._wake.wait()
                     continue
                 item = outbox.popleft()
+                if isinstance(item, str):
+                    self.queued_bytes -= len(item)
                 if isinstance(item, _Close):
                     await socket.close(item.code, item.reason)
                     self._move(ConnectionState.CLOSED)

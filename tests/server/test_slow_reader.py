@@ -1,0 +1,70 @@
+"""A client that stops reading is closed with 4408 (docs/server.md), counting what the
+server's socket still holds for it, while its table plays on."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from server.conftest import ServerProcess
+from server.players import Player
+from server.test_e2e import create, join, player
+
+
+async def test_a_client_that_stops_reading_is_closed_with_4408(
+    fast_server: ServerProcess,
+) -> None:
+    # Found by a black-box client: one that stopped reading was dropped only by the
+    # keepalive (1006), about 12,000 events behind, never with 4408.
+    t = await create(fast_server, target=151)
+    token = await join(fast_server, t["table_id"], "slow", 2)
+    owner = await player(fast_server, t["table_id"], t["token"], 1)
+    await owner.hello()
+    # The slow client: a small receive buffer, as a phone's, so its kernel holds little.
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect(("127.0.0.1", fast_server.port))
+    slow = await connect(
+        f"{fast_server.ws}/ws/tables/{t['table_id']}", sock=raw, max_queue=1, ping_interval=None
+    )
+    await slow.send(f'{{"type": "hello", "token": "{token}"}}')
+    assert '"welcome"' in str(await slow.recv())
+    await owner.run(until=lambda p: p.seats.get(2, {}).get("connected") is True, timeout=10)
+    await owner.send({"type": "start"})
+    # It reads nothing more.  The table plays fast (its seat times out into autopilot)
+    # and the owner starts match after match, until the server drops the slow seat.
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+
+    def slow_seat_dropped(p: Player) -> bool:
+        return p.seats.get(2, {}).get("connected") is False
+
+    matches = 0
+    while not slow_seat_dropped(owner):
+        assert loop.time() - began < 60, "the slow seat was never dropped"
+        await owner.run(until=lambda p: p.over is not None or slow_seat_dropped(p), timeout=60)
+        if owner.over is not None and not slow_seat_dropped(owner):
+            owner.over = None
+            matches += 1
+            await owner.send({"type": "rematch"})
+    dropped_after = loop.time() - began
+    # The table plays on without it: its seat is held (R7.4), and played meanwhile.
+    assert owner.seats[2]["kind"] == "human"
+    await owner.run(until=lambda p: p.over is not None, timeout=60)
+    # Reading again, the slow client gets what was sent to it, then the close 4408.
+    frames = 0
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            try:
+                await asyncio.wait_for(slow.recv(), 10)
+            except TimeoutError:
+                raise AssertionError(f"no close after {frames} frames") from None
+            frames += 1
+    assert closed.value.rcvd is not None, f"no close frame after {dropped_after:.1f} s"
+    assert closed.value.rcvd.code == 4408
+    assert dropped_after < 30
+    await owner.transport.close()
