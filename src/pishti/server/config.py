@@ -44,6 +44,8 @@ class ServerConfig:
 
     Attributes:
         db_url: SQLAlchemy database URL (see :func:`database_url`).
+        pause: the longest pause between decks in seconds, before ``time_scale``
+            (R7.8; 15, and 0 only for load tests).
         time_scale: multiplies every table clock and hold (R7.1, R7.4); 1.0 in
             play, small in end-to-end tests so that timeouts take milliseconds.
         bot_delay: seconds a bot (or the autopilot) waits before it plays, so
@@ -75,6 +77,7 @@ class ServerConfig:
     db_url: str = database_url(None)
     time_scale: float = 1.0
     bot_delay: float = 0.7
+    pause: float = PAUSE_SECONDS
     max_frame: int = 4096
     rate: float = 20.0
     flood_close: int = 100

@@ -81,7 +81,9 @@ class Registry:
         self.bots = bots
         self.levels = levels
         self.in_use = in_use
-        self.timing = Timing(scale=config.time_scale, bot_delay=config.bot_delay)
+        self.timing = Timing(
+            scale=config.time_scale, bot_delay=config.bot_delay, pause=config.pause
+        )
         self.tables: dict[str, Table] = {}
         self.evicted = 0
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
