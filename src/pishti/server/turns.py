@@ -22,7 +22,8 @@ through the reducer like any other.
   once every person seated and connected (not on autopilot) has pressed
   Continue, or after ``pause`` seconds; no clock runs meanwhile.
 
-Moving every bot's thinking off the event loop is a :data:`BotRunner`.
+Moving every bot's thinking off the event loop, with a deadline, is the
+server's :data:`BotRunner` (:class:`pishti.server.botrunner.ThreadedRunner`).
 """
 
 from __future__ import annotations
@@ -221,7 +222,8 @@ class Turns:
         def done(card: int) -> None:
             if self.closed or key != self._turn_key or table.to_play != seat:
                 return
-            if card not in view.legal_cards:
+            # A plain int among the legal cards: True or a numpy integer is refused here.
+            if type(card) is not int or card not in view.legal_cards:
                 card = self._fallback(seat, level, view)
             self._turn_key = None
             table.commit(Play(seat, card_text(card), how))
