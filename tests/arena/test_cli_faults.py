@@ -81,10 +81,11 @@ def test_slow_and_hung_moves_are_played_by_the_standard_bot_and_counted() -> Non
         result = runner.invoke(app, ["arena", *args, "--move-time", "0.2", "--json"])
         assert result.exit_code == 0, result.output
         data = json.loads(result.stdout)
-        # On a machine so busy that a stopped call takes longer to end, the
-        # standard bot may play one more move per game; never fewer.
+        # On a busy machine the waits stretch: SlowFirst's second move may find
+        # the sleep over (one fallback a game), or a stopped call may take
+        # longer to end (one more); at least the move over the time each game.
         assert data["fallbacks"][1] == 0
-        assert fallbacks <= data["fallbacks"][0] <= fallbacks + 2, data["fallbacks"]
+        assert 2 <= data["fallbacks"][0] <= fallbacks + 2, data["fallbacks"]
         notes = [line for line in result.stderr.splitlines() if "took longer" in line]
         assert len(notes) == 2
         assert notes[0].startswith(f"pishti: bot '{spec}' at seat ")

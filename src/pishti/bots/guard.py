@@ -125,7 +125,7 @@ def exception_text(exc: BaseException) -> str:
     return f"{name}: {line}" if line else name
 
 
-def _stop_thread(thread: threading.Thread) -> None:
+def stop_thread(thread: threading.Thread) -> None:
     """Raise :class:`MoveTimeout` inside ``thread`` (CPython's async exception)."""
     ident = thread.ident
     if ident is None:
@@ -216,7 +216,7 @@ class GuardedBot:
         thread.start()
         thread.join(self.move_time)
         if thread.is_alive():
-            _stop_thread(thread)
+            stop_thread(thread)
             thread.join(0.05)
             if thread.is_alive():
                 self._running = thread

@@ -33,6 +33,12 @@ def serve_command(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it plays, so people can follow.")
     ] = DEFAULTS.bot_delay,
+    bot_deadline: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a bot may think over one move; then the standard bot's card is played."
+        ),
+    ] = DEFAULTS.bot_deadline,
     web: Annotated[
         Path | None, typer.Option(help="Folder of the browser client (with index.html).")
     ] = None,
@@ -113,10 +119,11 @@ def serve_command(
         or http_rate <= 0
         or gc_sweep < 0
         or not header_timeout > 0
+        or not bot_deadline > 0
     ):
         raise fail(
             "--bot-delay and --gc-sweep must be 0 or more, "
-            "--time-scale, --rate, --http-rate and --header-timeout above 0",
+            "--time-scale, --rate, --http-rate, --header-timeout and --bot-deadline above 0",
             2,
         )
     proxies = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
@@ -130,6 +137,7 @@ def serve_command(
         db_url=database_url(db),
         time_scale=time_scale,
         bot_delay=bot_delay,
+        bot_deadline=bot_deadline,
         web_dir=web_dir,
         rate=rate,
         http_rate=http_rate,

@@ -46,6 +46,9 @@ class ServerConfig:
             play, small in end-to-end tests so that timeouts take milliseconds.
         bot_delay: seconds a bot (or the autopilot) waits before it plays, so
             people can follow; 0 in tests.
+        bot_deadline: seconds a bot may think over one move (in a thread of its
+            own); then the standard bot's card is played (R7.2, see
+            :mod:`pishti.server.botrunner`).
         max_frame: the largest client frame accepted, in bytes (4 KiB).
         rate: client messages allowed per second and connection (a burst of as many).
         flood_close: refused messages within ``flood_window`` seconds that close the
@@ -73,6 +76,7 @@ class ServerConfig:
     db_url: str = database_url(None)
     time_scale: float = 1.0
     bot_delay: float = 0.7
+    bot_deadline: float = 5.0
     max_frame: int = 4096
     rate: float = 20.0
     flood_close: int = 100

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any
 
+from pishti.server.botrunner import ThreadedRunner
 from pishti.server.clock import Scheduler, Timer
 from pishti.server.config import ServerConfig
 from pishti.server.store import Store, StoredTable
@@ -33,22 +34,8 @@ from pishti.server.writer import Item, Writer
 
 log = logging.getLogger("pishti.server.registry")
 
-THREADED_LEVELS = frozenset({"expert"})
-"""Bot levels that think for a long time (the expert: about 0.15 s a card); they
-choose in a worker thread so that other tables never wait for them."""
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 """The form of a table id (:func:`secrets.token_urlsafe` of 9 bytes makes 12 characters)."""
-
-
-def run_bot(level: str, choose: Callable[[], int], done: Callable[[int], None]) -> None:
-    """The server's :data:`~pishti.server.table.BotRunner`: levels in
-    :data:`THREADED_LEVELS` choose in a worker thread (``done(-1)`` if that fails),
-    others at once."""
-    if level not in THREADED_LEVELS:
-        done(choose())
-        return
-    future = asyncio.get_running_loop().run_in_executor(None, choose)
-    future.add_done_callback(lambda f: done(-1 if f.exception() else f.result()))
 
 
 class Registry:
@@ -82,6 +69,7 @@ class Registry:
         self.levels = levels
         self.in_use = in_use
         self.timing = Timing(scale=config.time_scale, bot_delay=config.bot_delay)
+        self.runner = ThreadedRunner(config.bot_deadline)
         self.tables: dict[str, Table] = {}
         self.evicted = 0
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
@@ -154,7 +142,7 @@ class Registry:
             "levels": self.levels,
             "timing": self.timing,
             "event_buffer": self.config.event_buffer,
-            "runner": run_bot,
+            "runner": self.runner,
         }
 
     def _restore(self, stored: StoredTable) -> Table | None:

@@ -21,7 +21,8 @@ through the reducer like any other.
 Where later rules go: a pause between decks (R7.8) is a delay of the turn
 timer in :meth:`Turns.arm` when the last change dealt a deck (``dealt`` of its
 :class:`~pishti.server.reducer.Outcome`, see :meth:`Turns.changed`); moving
-every bot's thinking off the event loop is a :data:`BotRunner`.
+every bot's thinking off the event loop, with a deadline, is the server's
+:data:`BotRunner` (:class:`pishti.server.botrunner.ThreadedRunner`).
 """
 
 from __future__ import annotations
@@ -182,7 +183,8 @@ class Turns:
         def done(card: int) -> None:
             if self.closed or key != self._turn_key or table.to_play != seat:
                 return
-            if card not in view.legal_cards:
+            # A plain int among the legal cards: True or a numpy integer is refused here.
+            if type(card) is not int or card not in view.legal_cards:
                 card = self._fallback(seat, level, view)
             self._turn_key = None
             table.commit(Play(seat, card_text(card), how))
