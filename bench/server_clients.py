@@ -154,6 +154,12 @@ async def seat_loop(
             figures.timeouts += 1
         if seat == 0 and b'"match_over"' in frame:
             await ws.send('{"type":"rematch"}')
+        pause = frame.find(b'"type":"pause","deck":')
+        if pause >= 0:
+            # Every seat has read the count at once: the next deal comes (R7.8).
+            start = pause + len(b'"type":"pause","deck":')
+            deck = int(frame[start : frame.index(b",", start)])
+            await ws.send(b'{"type":"continue","deck":%d}' % deck, text=True)
         if my_clock in frame and hand:
             wait = table.schedule(clock(), rng)
             if wait > 0:

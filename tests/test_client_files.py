@@ -46,3 +46,15 @@ def test_the_client_loads_nothing_from_outside() -> None:
             assert not re.search(r"""(src|href)=["']https?://""", text), path
             assert "@import url(http" not in text, path
             assert not re.search(r"""from\s+["']https?://""", text), path
+
+
+def test_the_service_worker_keeps_every_client_file() -> None:
+    text = (STATIC / "sw.js").read_text("utf-8")
+    listed = set(re.findall(r'^\s+"(/[^"]*)",$', text, flags=re.M))
+    files = {
+        "/static/" + str(path.relative_to(STATIC))
+        for folder in ("js", "css", "i18n", "icons")
+        for path in (STATIC / folder).rglob("*")
+        if path.is_file()
+    }
+    assert listed == files | {"/", "/manifest.webmanifest"}

@@ -46,6 +46,14 @@ HOLD_BURST = """() => {
 }"""
 
 
+READ_COUNT = """([selector, rows]) => {
+  const table = document.querySelector(selector);
+  const cell = (row, team) =>
+    table.querySelector(`tr[data-row='${row}'] td[data-team='${team}']`).textContent.trim();
+  const teams = [0, 1].map(team => Object.fromEntries(rows.map(row => [row, cell(row, team)])));
+  return { deck: table.dataset.deck, teams };
+}"""
+
 SCORE_AND_RECORDS = r"""() => {
   if (!document.querySelector('.table-screen .scorebar')) return null;
   const score = (t) =>
@@ -225,14 +233,10 @@ class Player:
 
     def read_count(self, selector: str = "#count-dialog .count-table") -> dict[str, Any]:
         """A count table (the open dialog's by default), checked line by line (R5.2, R5.5)."""
-        page = self.page
-        table = page.locator(selector).first
-        deck = int(table.get_attribute("data-deck") or "-1")
-        teams: list[dict[str, Any]] = [{}, {}]
-        for row in COUNT_ROWS:
-            for team in (0, 1):
-                text = table.locator(f"tr[data-row='{row}'] td[data-team='{team}']").inner_text()
-                teams[team][row] = text.strip()
+        # In one go: the count is open for 15 s at most (R7.8), however busy the machine.
+        read = self.page.evaluate(READ_COUNT, [selector, list(COUNT_ROWS)])
+        deck = int(read["deck"])
+        teams: list[dict[str, Any]] = read["teams"]
         parsed = [{k: _value(v) for k, v in t.items()} for t in teams]
         for t in parsed:
             expected = (

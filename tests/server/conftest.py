@@ -97,3 +97,18 @@ def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc
     proc.start()
     yield proc
     proc.stop()
+
+
+@pytest.fixture(scope="module")
+def unpaused_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """As :func:`fast_server`, with no pause between decks (R7.8): the table deals on
+    at once, so it makes events as fast as it can, whoever has read the count."""
+    db = tmp_path_factory.mktemp("unpaused") / "pishti.db"
+    proc = ServerProcess(
+        db,
+        *("--bot-delay", "0", "--time-scale", "0.02", "--pause", "0"),
+        *("--rate", "1000", "--log-level", "warning"),
+    )
+    proc.start()
+    yield proc
+    proc.stop()

@@ -73,6 +73,8 @@ class Player:
         self.played = 0
         self._asked = -1  # the turn (its mark) this client last played in
         self._turn_mark = -1  # the event number that gave this seat its current turn
+        self.pause: int | None = None  # the deck whose count the table pauses after (R7.8)
+        self._continued = -1  # the last deck this client pressed Continue for
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.transport.send(json.dumps(message))
@@ -142,6 +144,8 @@ class Player:
                 self.over = {"totals": view["totals"], "winner": view["winner"]}
         clock = table["clock"]
         self.to_play = None if clock is None else clock["seat"]
+        pause = table.get("pause")
+        self.pause = None if pause is None else pause["deck"]
         if self.to_play == self.seat:
             self._turn_mark = message["seq"]
         self.autopilot = bool(self.seat is not None and self.seats[self.seat]["autopilot"])
@@ -158,6 +162,10 @@ class Player:
             self.to_play = event["seat"]
             if self.to_play == self.seat:
                 self._turn_mark = self.seq
+        elif kind == "pause":
+            self.pause = event["deck"]
+        elif kind == "deck_started":
+            self.pause = None
         elif kind == "match_over":
             self.over = event
             self.to_play = None
@@ -184,6 +192,10 @@ class Player:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while not done(self):
+            if self.autoplay and self.pause is not None and self._continued < self.pause:
+                # The player has read the count: Continue (R7.8).
+                self._continued = self.pause
+                await self.send({"type": "continue", "deck": self.pause})
             if (
                 self.autoplay
                 and self.my_turn

@@ -18,10 +18,12 @@ from pishti.server.changes import (
     Autopilot,
     Change,
     Connected,
+    Deal,
     DeckLayout,
     Free,
     LogFormatError,
     Play,
+    Ready,
     Rematch,
     Replace,
     Resume,
@@ -58,6 +60,9 @@ LAYOUT = DeckLayout(
         Connected(1, False),
         Replace(1, "hold"),
         Resume(),
+        Ready(2),
+        Deal("time", (LAYOUT,)),
+        Deal("ready"),
     ],
 )
 def test_every_change_reads_back_from_its_stored_json(change: Change) -> None:
@@ -71,8 +76,10 @@ def test_every_kind_is_listed_once() -> None:
         "autopilot",
         "bot",
         "connected",
+        "deal",
         "free",
         "play",
+        "ready",
         "rematch",
         "replace",
         "resume",
@@ -91,7 +98,9 @@ def test_a_deck_layout_is_stored_as_card_text() -> None:
 @pytest.mark.parametrize(
     ("data", "version", "message"),
     [
-        ({"kind": "start"}, 3, "version 3 is not one this server reads (1 to 2)"),
+        ({"kind": "start"}, 4, "version 4 is not one this server reads (1 to 3)"),
+        ({"kind": "ready", "seat": 0}, 2, "unknown change 'ready'"),
+        ({"kind": "deal", "reason": "soon"}, 3, "'reason' must be one of"),
         ({"kind": "start"}, 0, "version 0 is not one this server reads"),
         ({"kind": "shuffle"}, 2, "unknown change 'shuffle'"),
         ({"kind": "play", "seat": "2", "card": "TD", "how": "bot"}, 2, "'seat' must be a whole"),
@@ -133,14 +142,24 @@ def test_a_log_of_this_version_replays_from_its_layouts_not_from_the_seed() -> N
         clock.advance(15)
     decks = [c.change for c in sink.commits if "decks" in c.change]
     assert decks[0]["kind"] == "start" and len(decks) >= 2
-    assert all(d["kind"] == "play" for d in decks[1:])
+    assert all(d["kind"] == "deal" for d in decks[1:])  # after each pause (R7.8)
     changes = [c.change for c in sink.commits]
     same = _restore(changes, "another seed", None)
     assert same.match is not None and table.match is not None
     assert same.seq == table.seq and same.match.totals == table.match.totals
-    # Without the layouts (version 1), a replay deals again from the seed given.
-    bare = [{k: v for k, v in c.items() if k != "decks"} for c in changes]
-    assert _events(_restore(bare, "s1", [1] * len(bare)))[-50:] == _events(same)[-50:]
+    # Without the layouts and the pauses (version 1), a replay deals again from
+    # the seed given, and the play that ends a deck deals the next one.
+    bare = [
+        {k: v for k, v in c.items() if k != "decks"}
+        for c in changes
+        if c["kind"] not in ("ready", "deal")
+    ]
+    old = _restore(bare, "s1", [1] * len(bare))
+    assert old.match is not None
+    assert old.match.deck_number == same.match.deck_number
+    assert old.match.history == same.match.history
+    assert old.match.totals == same.match.totals
+    assert _events(old)[-8:] != [] and "pause" not in [e["type"] for _, e in _events(old)]
     with pytest.raises(CorruptLog):
         _restore(bare, "another seed", [1] * len(bare))
 

@@ -61,6 +61,7 @@ async def test_a_log_written_by_the_first_server_restores_to_the_same_events(
         stored.settings,
         stored.seed,
         stored.changes,
+        stored.versions,
         scheduler=VirtualScheduler(),
         sink=sink,
         bots=make_bot,
@@ -68,6 +69,7 @@ async def test_a_log_written_by_the_first_server_restores_to_the_same_events(
         timing=Timing(bot_delay=0.5),
         event_buffer=10_000,
     )
+    assert stored.versions == [1] * len(stored.changes)  # the first server's rows
     assert sink.commits == []
     expected = [(seq, event) for seq, event in golden["events"]]
     assert [(seq, payload_json(p)) for seq, p in table.events] == expected

@@ -16,8 +16,9 @@ from server.test_e2e import create, join, player
 
 
 async def test_a_client_that_stops_reading_is_closed_with_4408(
-    fast_server: ServerProcess,
+    unpaused_server: ServerProcess,
 ) -> None:
+    fast_server = unpaused_server  # the table must not wait for the owner's Continue (R7.8)
     # Found by a black-box client: one that stopped reading was dropped only by the
     # keepalive (1006), about 12,000 events behind, never with 4408.
     t = await create(fast_server, target=151)

@@ -56,6 +56,12 @@ def serve_command(
         float,
         typer.Option(hidden=True, help="Client messages allowed per second and connection."),
     ] = DEFAULTS.rate,
+    pause: Annotated[
+        float,
+        typer.Option(
+            hidden=True, help="The longest pause between decks in seconds (for load tests only)."
+        ),
+    ] = DEFAULTS.pause,
     http_rate: Annotated[
         float,
         typer.Option(
@@ -114,6 +120,7 @@ def serve_command(
         raise fail("--port must be from 0 to 65535", 2)
     if (
         bot_delay < 0
+        or pause < 0
         or time_scale <= 0
         or rate <= 0
         or http_rate <= 0
@@ -137,6 +144,7 @@ def serve_command(
         db_url=database_url(db),
         time_scale=time_scale,
         bot_delay=bot_delay,
+        pause=pause,
         bot_deadline=bot_deadline,
         web_dir=web_dir,
         rate=rate,

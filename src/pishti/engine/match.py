@@ -71,6 +71,8 @@ class Match:
         players: 4 or 2.  target: points to reach (R6.1).
         decks: every deck so far; ``decks[-1]`` is the one being played.
         totals: ``[team0, team1]``, match points after the decks counted so far.
+        between_decks: True while a counted deck waits for :meth:`deal_next`
+            (only with ``pause_between_decks``, R7.8).
         finished: True once a team has won or the cap was reached (R6.3, R6.4).
         winner: the winning team, or None (unfinished, or level at the cap).
         events: every event so far, in order.
@@ -85,6 +87,7 @@ class Match:
         rng: random.Random | None = None,
         first_dealer: int | None = None,
         deck_source: DeckSource | None = None,
+        pause_between_decks: bool = False,
     ) -> None:
         """Start a match and deal its first deck.
 
@@ -96,6 +99,10 @@ class Match:
             rng: the random generator for the shuffles and the first dealer.
             first_dealer: the first deck's dealer; drawn from ``rng`` if None.
             deck_source: gives each deck instead of shuffling (used to replay records).
+            pause_between_decks: when True, a counted deck does not deal the next
+                one: the match waits in :attr:`between_decks` until
+                :meth:`deal_next` (the table's pause, R7.8).  The decks and the
+                events are the same either way.
         Raises:
             ValueError: players not 4 or 2, or target not a positive int.
         """
@@ -115,6 +122,8 @@ class Match:
         self.winner: int | None = None
         self.events: list[Event] = []
         self._history: list[Play] = []
+        self._pause_between_decks = pause_between_decks
+        self.between_decks = False
         self.events.extend(self._start_deck(first_dealer))
 
     # -- reading the state -------------------------------------------------
@@ -213,6 +222,21 @@ class Match:
         self.events.extend(new)
         return new
 
+    def deal_next(self) -> list[Event]:
+        """Deal the next deck after the pause between decks (R7.8) and return its
+        events (DeckStarted, CardsDealt); the deal moves one seat on (R2.1).
+
+        Raises:
+            IllegalPlay: no counted deck is waiting (the match was not made with
+                ``pause_between_decks``, a deck is being played, or it is over).
+        """
+        if not self.between_decks:
+            raise IllegalPlay("no deck is waiting to be dealt")
+        self.between_decks = False
+        new = self._start_deck((self.deck.dealer + 1) % self.players)
+        self.events.extend(new)
+        return new
+
     def play_text(self, card: str, seat: int | None = None) -> list[Event]:
         """Like :meth:`play` with the card's text, e.g. ``"10d"`` (R1.2).
 
@@ -260,6 +284,9 @@ class Match:
             self.finished = True
             self.winner = winner
             yield MatchOver(number, winner, totals, len(self.decks))
+            return
+        if self._pause_between_decks:
+            self.between_decks = True
             return
         yield from self._start_deck((deck.dealer + 1) % self.players)
 

@@ -12,10 +12,15 @@ Versions:
   the decks again from the table's seed (``random.Random(f"{seed}:{m}:{n}")``,
   the first dealer from ``f"{seed}:{m}:dealer"``), which
   ``tests/engine/test_golden_deal.py`` pins.
-- **2** (:data:`LOG_VERSION`): a change that deals decks (a start, a rematch,
-  the play that ends a deck) holds their layouts (:class:`DeckLayout`), so
-  replaying it no longer depends on the shuffle code at all.  A version 1 row
-  reads as a version 2 one without layouts.
+- **2**: a change that deals decks (a start, a rematch, the play that ends a
+  deck) holds their layouts (:class:`DeckLayout`), so replaying it no longer
+  depends on the shuffle code at all.  A version 1 row reads as a version 2 one
+  without layouts.
+- **3** (:data:`LOG_VERSION`): the pause between decks (R7.8).  The play that
+  ends a deck deals nothing; a :class:`Ready` row for each Continue and a
+  :class:`Deal` row, holding the next deck's layout, follow it.  Older rows read
+  as plays that deal the next deck at once (``deals_on``): the first play of
+  the next deck does in version 1, the play that ends a deck in version 2.
 
 Every change names its kind in its stored JSON (``{"kind": "play", "seat": 2,
 "card": "TD", "how": "player"}``); a change that carries a choice (a bot's
@@ -31,7 +36,7 @@ from typing import Any, ClassVar, Literal
 
 from pishti.engine import CardError, Deck, card_text, parse_card
 
-LOG_VERSION = 2
+LOG_VERSION = 3
 """The version of the rows this server writes."""
 FIRST_VERSION = 1
 """The oldest version this server reads."""
@@ -199,6 +204,9 @@ class Play:
     card: str
     how: How
     decks: tuple[DeckLayout, ...] = ()
+    deals_on: bool = False
+    """Read from a row older than version 3: the match deals on without the pause
+    (R7.8 came later).  Never stored."""
 
     def as_json(self) -> dict[str, Any]:
         """The stored form."""
@@ -246,6 +254,38 @@ class Replace:
 
 
 @dataclass(frozen=True, slots=True)
+class Ready:
+    """``seat``'s player pressed Continue during the pause between decks (R7.8)."""
+
+    KIND: ClassVar[str] = "ready"
+    seat: int
+
+    def as_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return {"kind": "ready", "seat": self.seat}
+
+
+DealReason = Literal["ready", "time"]
+"""Why the pause between decks ended: everyone it waited for pressed Continue,
+or its time was up (R7.8)."""
+DEAL_REASONS: frozenset[str] = frozenset({"ready", "time"})
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The pause between decks ended (R7.8, for ``reason``) and the next deck was
+    dealt; ``decks``: its layout."""
+
+    KIND: ClassVar[str] = "deal"
+    reason: DealReason
+    decks: tuple[DeckLayout, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return _with_decks({"kind": "deal", "reason": self.reason}, self.decks)
+
+
+@dataclass(frozen=True, slots=True)
 class Resume:
     """The server restarted: every connection is gone, the clock restarts (R7.1, R7.4)."""
 
@@ -256,12 +296,17 @@ class Resume:
         return {"kind": "resume"}
 
 
-Change = Sit | AddBot | Free | Start | Rematch | Play | Autopilot | Connected | Replace | Resume
+Change = (
+    Sit | AddBot | Free | Start | Rematch | Play | Autopilot | Connected | Replace | Resume
+) | (Ready | Deal)
 """Any change of a table."""
 
 KINDS: dict[str, type[Change]] = {
     cls.KIND: cls
-    for cls in (Sit, AddBot, Free, Start, Rematch, Play, Autopilot, Connected, Replace, Resume)
+    for cls in (
+        *(Sit, AddBot, Free, Start, Rematch, Play, Autopilot, Connected, Replace, Resume),
+        *(Ready, Deal),
+    )
 }
 """Every kind of change, by the ``kind`` it is stored with."""
 
@@ -343,6 +388,7 @@ def decode(data: object, version: int) -> Change:
                 _str(data, "card"),
                 _choice(data, "how", HOWS),
                 _decks(data, version),
+                deals_on=version < 3,
             )
         case "autopilot":
             return Autopilot(_int(data, "seat"), _bool(data, "on"))
@@ -352,4 +398,8 @@ def decode(data: object, version: int) -> Change:
             return Replace(_int(data, "seat"), _choice(data, "reason", REASONS))
         case "resume":
             return Resume()
+        case "ready" if version >= 3:
+            return Ready(_int(data, "seat"))
+        case "deal" if version >= 3:
+            return Deal(_choice(data, "reason", DEAL_REASONS), _decks(data, version))
     raise LogFormatError(f"unknown change {kind!r}")

@@ -18,6 +18,8 @@ CLOSING_HOLD_SECONDS = 10.0
 """The hold after the client said the player closed the game (R7.4)."""
 TIMEOUTS_TO_AUTOPILOT = 3
 """Timeouts in a row that put a seat on autopilot (R7.3)."""
+PAUSE_SECONDS = 15.0
+"""The longest pause between decks, for everyone to read the count (R7.8)."""
 
 
 def database_url(db: str | None) -> str:
@@ -42,6 +44,8 @@ class ServerConfig:
 
     Attributes:
         db_url: SQLAlchemy database URL (see :func:`database_url`).
+        pause: the longest pause between decks in seconds, before ``time_scale``
+            (R7.8; 15, and 0 only for load tests).
         time_scale: multiplies every table clock and hold (R7.1, R7.4); 1.0 in
             play, small in end-to-end tests so that timeouts take milliseconds.
         bot_delay: seconds a bot (or the autopilot) waits before it plays, so
@@ -76,6 +80,7 @@ class ServerConfig:
     db_url: str = database_url(None)
     time_scale: float = 1.0
     bot_delay: float = 0.7
+    pause: float = PAUSE_SECONDS
     bot_deadline: float = 5.0
     max_frame: int = 4096
     rate: float = 20.0

@@ -163,6 +163,13 @@ class TakeOver(_Strict):
     type: Literal["take_over"]
 
 
+class Continue(_Strict):
+    """``continue``: the player has read the count of ``deck`` (R7.8)."""
+
+    type: Literal["continue"]
+    deck: Annotated[int, Field(ge=0, lt=SEQ_MAX)]
+
+
 class AddBot(_Strict):
     """``add_bot``: the owner puts a bot of ``level`` in the empty ``seat`` (R7.6)."""
 
@@ -209,13 +216,23 @@ class Ping(_Strict):
 
 
 ClientMessage = Annotated[
-    Hello | Play | TakeOver | AddBot | RemoveBot | Start | Leave | Closing | Rematch | Ping,
+    Hello
+    | Play
+    | TakeOver
+    | Continue
+    | AddBot
+    | RemoveBot
+    | Start
+    | Leave
+    | Closing
+    | Rematch
+    | Ping,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
     {"hello", "play", "take_over", "add_bot", "remove_bot", "start", "leave", "closing"}
-    | {"rematch", "ping"}
+    | {"rematch", "ping", "continue"}
 )
 
 
@@ -300,7 +317,19 @@ def _ref_of(text: str) -> str | None:
 
 def parse_message(
     text: str,
-) -> Hello | Play | TakeOver | AddBot | RemoveBot | Start | Leave | Closing | Rematch | Ping:
+) -> (
+    Hello
+    | Play
+    | TakeOver
+    | Continue
+    | AddBot
+    | RemoveBot
+    | Start
+    | Leave
+    | Closing
+    | Rematch
+    | Ping
+):
     """Validate one client message (JSON text) against its schema.
 
     Raises:

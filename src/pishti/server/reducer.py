@@ -25,9 +25,11 @@ from pishti.server.changes import (
     Autopilot,
     Change,
     Connected,
+    Deal,
     DeckLayout,
     Free,
     Play,
+    Ready,
     Rematch,
     Replace,
     Resume,
@@ -88,6 +90,10 @@ class TableState:
     status: Status = "waiting"
     match: Match | None = None
     match_no: int = 0
+    pause_seconds: float = 15.0
+    """The longest pause between decks (R7.8), scaled like the clocks."""
+    ready: set[int] = field(default_factory=set)
+    """The seats that pressed Continue during the pause between decks (R7.8)."""
     dealing: _Dealer | None = field(default=None, repr=False, compare=False)
     """The decks of the change being applied (set by :func:`apply` only): the match's
     deck source asks it for each new deck."""
@@ -102,6 +108,20 @@ class TableState:
         if self.status != "playing" or self.match is None:
             return None
         return self.match.to_play
+
+    @property
+    def pausing(self) -> bool:
+        """Whether the table pauses between decks (R7.8)."""
+        return self.status == "playing" and self.match is not None and self.match.between_decks
+
+    def pause_waits_for(self) -> set[int]:
+        """The seats the pause between decks waits for: people seated and connected;
+        bots, seats on autopilot and disconnected seats never hold it up (R7.8)."""
+        return {
+            s
+            for s, st in enumerate(self.seats)
+            if st.kind == "human" and st.connected and not st.autopilot and not st.left
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +258,11 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
             outcome = _replace(state, change)
         case Resume():
             outcome = _resume(state)
+        case Ready():
+            state.ready.add(change.seat)
+            outcome = Outcome([{"type": "ready", "seat": change.seat}])
+        case Deal():
+            outcome = _deal_next(state)
     return outcome
 
 
@@ -288,6 +313,7 @@ def _begin_match(state: TableState, dealer: _Dealer) -> list[Payload]:
         rng=random.Random(0),
         first_dealer=dealer.first_dealer(),
         deck_source=lambda number, first: _deal(state, m, number, first),
+        pause_between_decks=True,  # the table deals on after the pause (R7.8)
     )
     return [
         {
@@ -351,7 +377,31 @@ def _play(state: TableState, change: Play, dealer: _Dealer) -> Outcome:
     if match.finished:
         state.status = "finished"
         return Outcome(events, finished=True)
+    if match.between_decks and change.deals_on:
+        # A row from before the pause (version 1 or 2): the play that ended the
+        # deck dealt the next one (from its layout, or from the seed).
+        events.extend(match.deal_next())
+    if match.between_decks:
+        # Everyone reads the count; no clock runs (R7.8).
+        state.ready = set()
+        events.append(
+            {
+                "type": "pause",
+                "deck": match.deck_number,
+                "seconds": state.pause_seconds,
+                "waiting": sorted(state.pause_waits_for()),
+            }
+        )
+        return Outcome(events)
     events.append(_clock_event(state))
+    return Outcome(events, new_turn=True, new_clock=True)
+
+
+def _deal_next(state: TableState) -> Outcome:
+    if not state.pausing or state.match is None:
+        raise ValueError("no deck is waiting to be dealt")
+    state.ready = set()
+    events: list[Payload] = [*state.match.deal_next(), _clock_event(state)]
     return Outcome(events, new_turn=True, new_clock=True)
 
 
@@ -371,7 +421,7 @@ def _resume(state: TableState) -> Outcome:
         if st.connected:
             st.connected = False
             events.append(_seat_event(state, seat))
-    if state.status == "playing":
+    if state.status == "playing" and not state.pausing:
         events.append(_clock_event(state))
         return Outcome(events, new_clock=True)
     return Outcome(events)

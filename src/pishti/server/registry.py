@@ -68,7 +68,9 @@ class Registry:
         self.bots = bots
         self.levels = levels
         self.in_use = in_use
-        self.timing = Timing(scale=config.time_scale, bot_delay=config.bot_delay)
+        self.timing = Timing(
+            scale=config.time_scale, bot_delay=config.bot_delay, pause=config.pause
+        )
         self.runner = ThreadedRunner(config.bot_deadline)
         self.tables: dict[str, Table] = {}
         self.evicted = 0

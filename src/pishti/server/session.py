@@ -19,6 +19,7 @@ from pishti.server.protocol import (
     AddBot,
     BadMessage,
     Closing,
+    Continue,
     Hello,
     Leave,
     Ping,
@@ -140,6 +141,8 @@ class Session:
                     conn.reply(PONG)
                 case TakeOver():
                     table.take_over(seat)
+                case Continue(deck=deck):
+                    table.continue_(seat, deck)
                 case AddBot(seat=bot_seat, level=level):
                     table.add_bot(seat, bot_seat, level)
                 case RemoveBot(seat=bot_seat):

@@ -32,9 +32,11 @@ from pishti.server.changes import (
     Autopilot,
     Change,
     Connected,
+    Deal,
     Free,
     LogFormatError,
     Play,
+    Ready,
     Rematch,
     Replace,
     Resume,
@@ -43,7 +45,7 @@ from pishti.server.changes import (
     decode,
 )
 from pishti.server.clock import Scheduler
-from pishti.server.config import CLOSING_HOLD_SECONDS, HOLD_SECONDS, TEMPOS
+from pishti.server.config import CLOSING_HOLD_SECONDS, HOLD_SECONDS, PAUSE_SECONDS, TEMPOS
 from pishti.server.protocol import ErrorCode, name_key
 from pishti.server.reducer import (
     STANDARD,
@@ -127,12 +129,14 @@ class Timing:
         scale: multiplies the tempo clocks and the holds (1.0 in play).
         bot_delay: a bot's or the autopilot's pause before it plays.
         hold, closing_hold: the holds of R7.4 before scaling.
+        pause: the longest pause between decks (R7.8) before scaling.
     """
 
     scale: float = 1.0
     bot_delay: float = 0.7
     hold: float = HOLD_SECONDS
     closing_hold: float = CLOSING_HOLD_SECONDS
+    pause: float = PAUSE_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +234,7 @@ class Table:
             settings.tempo,
             TEMPOS[settings.tempo] * self.timing.scale,
             seed,
+            pause_seconds=self.timing.pause * self.timing.scale,
         )
         self.turns = Turns(self, scheduler, self.timing, bots, runner)
         self.seq = 0
@@ -485,6 +490,38 @@ class Table:
             raise TableError("card_not_held", f"seat {seat} does not hold {card_text(value)}")
         self.commit(Play(seat, card_text(value), "player"))
 
+    def continue_(self, seat: int, deck: int) -> None:
+        """The player has read the count of ``deck`` and pressed Continue (R7.8); the
+        next deck comes when everyone the pause waits for has (a second press
+        changes nothing).
+
+        Raises:
+            TableError: ``bad_state`` (no pause is on), ``stale`` (the pause is
+                after another deck).
+        """
+        match = self.match
+        if not self.state.pausing or match is None:
+            raise TableError("bad_state", "the table is not pausing between decks")
+        if deck != match.deck_number:
+            raise TableError("stale", f"the pause is after deck {match.deck_number}, not {deck}")
+        if seat not in self.state.ready:
+            self.commit(Ready(seat))
+
+    def pause_json(self) -> dict[str, Any] | None:
+        """The pause between decks (R7.8): ``{"deck", "remaining", "waiting", "ready"}``
+        (the seconds left at most, or None before its timer runs; the seats it waits
+        for; those that pressed Continue), or None when there is no pause."""
+        match = self.match
+        if not self.state.pausing or match is None:
+            return None
+        remaining = self.turns.pause_remaining()
+        return {
+            "deck": match.deck_number,
+            "remaining": None if remaining is None else round(remaining, 3),
+            "waiting": sorted(self.state.pause_waits_for()),
+            "ready": sorted(self.state.ready),
+        }
+
     def take_over(self, seat: int) -> None:
         """The player presses Take over: the seat leaves autopilot (R7.3).
 
@@ -544,7 +581,7 @@ class Table:
         """Apply ``change`` through the reducer, number its events and remember them."""
         status_before = self.status
         outcome = apply(self.state, change)
-        if outcome.dealt and isinstance(change, Start | Rematch | Play) and not change.decks:
+        if outcome.dealt and isinstance(change, Start | Rematch | Play | Deal) and not change.decks:
             change = replace(change, decks=outcome.dealt)
         self.turns.changed(outcome)
         first = self.seq + 1

@@ -18,11 +18,12 @@ It never changes the table's state itself: it hands changes to the table
 (:meth:`Table.commit <pishti.server.table.Table.commit>`), which applies them
 through the reducer like any other.
 
-Where later rules go: a pause between decks (R7.8) is a delay of the turn
-timer in :meth:`Turns.arm` when the last change dealt a deck (``dealt`` of its
-:class:`~pishti.server.reducer.Outcome`, see :meth:`Turns.changed`); moving
-every bot's thinking off the event loop, with a deadline, is the server's
-:data:`BotRunner` (:class:`pishti.server.botrunner.ThreadedRunner`).
+- **The pause between decks** (R7.8): after a count the next deck is dealt
+  once every person seated and connected (not on autopilot) has pressed
+  Continue, or after ``pause`` seconds; no clock runs meanwhile.
+
+Moving every bot's thinking off the event loop, with a deadline, is the
+server's :data:`BotRunner` (:class:`pishti.server.botrunner.ThreadedRunner`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from pishti.bots import Bot
 from pishti.engine import SeatView, card_text, seat_view
-from pishti.server.changes import How, Play, Replace
+from pishti.server.changes import Deal, How, Play, Replace
 from pishti.server.clock import Scheduler, Timer
 from pishti.server.reducer import STANDARD, Outcome
 
@@ -89,6 +90,8 @@ class Turns:
         self._holds: dict[int, Timer] = {}
         self._closing: dict[int, bool] = {}
         self._bot_cache: dict[tuple[int, int, str], Bot] = {}
+        self._pause_timer: Timer | None = None
+        self._pause_ends = 0.0
 
     # -- told by the table -------------------------------------------------------
 
@@ -108,9 +111,19 @@ class Turns:
         """Seconds left on the running clock (0 when none runs)."""
         return max(0.0, self._deadline - self.scheduler.now())
 
+    def pause_remaining(self) -> float | None:
+        """Seconds until the pause between decks ends at the latest, or None when
+        its timer does not run (R7.8)."""
+        if self._pause_timer is None:
+            return None
+        return max(0.0, self._pause_ends - self.scheduler.now())
+
     def close(self) -> None:
         """Stop every timer; no further automatic change is made."""
         self.closed = True
+        if self._pause_timer is not None:
+            self._pause_timer.cancel()
+            self._pause_timer = None
         if self._turn_timer is not None:
             self._turn_timer.cancel()
             self._turn_timer = None
@@ -127,6 +140,32 @@ class Turns:
             return
         self._arm_turn()
         self._arm_holds()
+        self._arm_pause()
+
+    def _arm_pause(self) -> None:
+        """Deal on once everyone the pause waits for has pressed Continue, or when
+        its time is up (R7.8)."""
+        state = self.table.state
+        if not state.pausing:
+            if self._pause_timer is not None:
+                self._pause_timer.cancel()
+            self._pause_timer = None
+            return
+        if not state.pause_waits_for() - state.ready:
+            if self._pause_timer is not None:
+                self._pause_timer.cancel()
+            self._pause_timer = None
+            self.table.commit(Deal("ready"))
+            return
+        if self._pause_timer is None:
+            seconds = self.timing.pause * self.timing.scale
+            self._pause_ends = self.scheduler.now() + seconds
+            self._pause_timer = self.scheduler.call_later(seconds, self._on_pause_timer)
+
+    def _on_pause_timer(self) -> None:
+        self._pause_timer = None
+        if not self.closed and self.table.state.pausing:
+            self.table.commit(Deal("time"))
 
     def _arm_turn(self) -> None:
         table = self.table

@@ -60,6 +60,7 @@ ENGINE_EVENTS: dict[type[Event], Callable[[Event, int], Event]] = {
 
 PUBLIC_TABLE_EVENTS = frozenset(
     {"seat_changed", "owner_changed", "match_started", "clock", "timeout", "autopilot", "rematch"}
+    | {"pause", "ready"}
 )
 """The table's own events (their ``"type"``); each is public: none holds a card, a
 token or the seed."""
@@ -133,6 +134,7 @@ def table_json(table: Table) -> dict[str, Any]:
     out = lobby_json(table)
     match = table.match
     out["clock"] = table.clock()
+    out["pause"] = table.pause_json()
     out["totals"] = list(match.totals) if match is not None else [0, 0]
     out["winner"] = match.winner if match is not None else None
     out["deck_counts"] = deck_counts_json(table)

@@ -204,7 +204,10 @@ export class App {
     for (const effect of effects) {
       if (effect.kind === "resync") this.resync();
       else if (effect.kind === "error" && this.playAgain(state, effect)) continue;
-      else if (effect.kind === "error" && effect.ref !== "hello") this.toast(errorText(effect));
+      // A Continue that comes after the next deal has nothing to say (R7.8).
+      else if (effect.kind === "error" && effect.ref !== "hello" && effect.ref !== "continue") {
+        this.toast(errorText(effect));
+      }
     }
   }
 
@@ -261,6 +264,7 @@ export class App {
       removeBot: (seat) => send({ type: "remove_bot", seat }),
       start: () => send({ type: "start" }),
       takeOver: () => send({ type: "take_over" }),
+      continue: (deck) => send({ type: "continue", deck }),
       rematch: () => send({ type: "rematch" }),
       leave: () => {
         const playing = this.store && this.store.state.table && this.store.state.table.status === "playing";

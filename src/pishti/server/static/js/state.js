@@ -18,6 +18,7 @@ export function emptyState() {
     table: null,
     view: null,
     clockAt: 0,
+    pauseAt: 0,
     pending: null,
     seatLost: false,
     timedOut: null,
@@ -64,9 +65,11 @@ function takeSnapshot(state, body) {
   state.view = body.view ? copy(body.view) : null;
   if (state.table) {
     state.table.deck_counts = state.table.deck_counts || [];
+    state.table.pause = state.table.pause || null;
     state.table.totals = state.table.totals || [0, 0];
   }
   state.clockAt = performance.now();
+  state.pauseAt = state.clockAt;
   state.pending = null;
   state.timedOut = null;
   const history = (state.view && state.view.history) || [];
@@ -153,6 +156,17 @@ function applyEvent(state, e, effects) {
       state.clockAt = performance.now();
       if (view) view.to_play = e.seat;
       break;
+    case "pause":
+      // The table waits between decks for everyone to read the count (R7.8).
+      table.pause = { deck: e.deck, remaining: e.seconds, waiting: [...(e.waiting || [])], ready: [] };
+      state.pauseAt = performance.now();
+      table.clock = null;
+      effects.push({ kind: "pause", deck: e.deck });
+      break;
+    case "ready":
+      if (table.pause && !table.pause.ready.includes(e.seat)) table.pause.ready.push(e.seat);
+      effects.push({ kind: "ready", seat: e.seat });
+      break;
     case "timeout":
       // The table plays for the seat next (R7.2): its card_played says which card.
       state.timedOut = e.seat;
@@ -184,6 +198,7 @@ function applyEvent(state, e, effects) {
         history: [],
       });
       table.clock = null;
+      table.pause = null;
       effects.push({ kind: "deck_started", deck: e.deck });
       break;
     case "cards_dealt":
@@ -318,6 +333,13 @@ export function runningTotals(state) {
     const pishtis = counted ? 0 : (view.pishti_cards[team] || []).reduce((sum, c) => sum + pishtiPoints(c), 0);
     return view.totals[team] + pishtis;
   });
+}
+
+/** Seconds left of the pause between decks (R7.8), or null when there is none. */
+export function pauseLeft(state, now = performance.now()) {
+  const pause = state.table && state.table.pause;
+  if (!pause || pause.remaining === null || pause.remaining === undefined) return null;
+  return Math.max(0, pause.remaining - (now - state.pauseAt) / 1000);
 }
 
 /** Seconds left on the running clock, or null. */

@@ -4,7 +4,7 @@
 
 import { cardBack, cardFace, cardName } from "../cards.js";
 import { t } from "../i18n.js";
-import { clockLeft, OUTCOME, runningTotals, teamOf } from "../state.js";
+import { clockLeft, OUTCOME, pauseLeft, runningTotals, teamOf } from "../state.js";
 import { ring, setRing } from "../ui/clock.js";
 import { countTable } from "../ui/countTable.js";
 import { announce, focusLost, h, replace } from "../ui/dom.js";
@@ -49,7 +49,16 @@ export class TableScreen {
     });
     this.autopilot = h("div", { class: "autopilot-banner", role: "status" });
     this.dialog = h("dialog", { class: "count-dialog", id: "count-dialog", "aria-labelledby": "count-dialog-title" });
-    this.dialog.addEventListener("close", () => this.afterDialog());
+    this.dialog.addEventListener("close", () => {
+      // Closing a deck's count (Continue, Enter or Escape) says the player has read it (R7.8).
+      if (this.dialogDeck !== null) this.readDeck = this.dialogDeck;
+      this.dialogDeck = null;
+      this.maybeContinue();
+      this.afterDialog();
+    });
+    this.dialogDeck = null; // the deck whose count the dialog shows
+    this.readDeck = null; // the last deck whose count the player closed
+    this.continued = null; // the last deck the table was told so
     this.leaveDialog = h(
       "dialog",
       { class: "count-dialog leave-dialog", id: "leave-dialog", "aria-labelledby": "leave-title", "aria-describedby": "leave-text" },
@@ -128,6 +137,7 @@ export class TableScreen {
     this.renderRecords(state);
     this.renderHand(state);
     this.renderPlays(state);
+    this.renderPause(state, effects);
     this.tickClock();
     const said = [];
     for (const effect of effects) this.play(effect, state, said);
@@ -344,6 +354,45 @@ export class TableScreen {
     }
   }
 
+  /** The pause between decks (R7.8): the count stays open until Continue, then the
+   * table says whom it still waits for, and for how long at most. */
+  renderPause(state, effects) {
+    const pause = state.table.pause;
+    if (!pause) {
+      // The next deck is dealt: a count still open has had its time.
+      if (this.dialogDeck !== null && this.dialog.open && state.view.deck !== this.dialogDeck) {
+        this.dialogDeck = null;
+        this.dialog.close();
+      }
+      return;
+    }
+    this.maybeContinue();
+    const mine = state.seat !== null && pause.ready.includes(state.seat);
+    const fresh = effects.some((e) => e.kind === "snapshot");
+    if (fresh && !mine && !this.dialog.open && this.readDeck !== pause.deck) this.showCount(pause.deck);
+  }
+
+  /** Tell the table once that the player has read the count it pauses for. */
+  maybeContinue() {
+    const state = this.store.state;
+    const pause = state.table && state.table.pause;
+    if (!pause || pause.deck !== this.readDeck || this.continued === pause.deck) return;
+    if (state.seat !== null && pause.ready.includes(state.seat)) return;
+    this.continued = pause.deck;
+    this.actions.continue(pause.deck);
+  }
+
+  pauseText(state) {
+    const pause = state.table.pause;
+    if (!pause) return "";
+    const left = pauseLeft(state);
+    const others = pause.waiting.filter((s) => s !== state.seat && !pause.ready.includes(s));
+    if (!others.length) return t("pause.dealing");
+    const names = others.map((s) => seatName(state.table, s)).join(", ");
+    if (left === null) return t("pause.waiting_for", { names });
+    return t("pause.waiting", { names, s: Math.ceil(left) });
+  }
+
   renderPlays(state) {
     const { table, seat: me } = state;
     const items = state.recent.map((p) => {
@@ -378,6 +427,7 @@ export class TableScreen {
     this.hand.classList.toggle("playable", canPlay);
 
     if (state.seatLost) this.turnLine.textContent = t("table.seat_lost");
+    else if (state.table.pause) replace(this.turnLine, h("span", { class: "pause-line" }, this.pauseText(state)));
     else if (myTurn) replace(this.turnLine, t("table.your_turn"), h("span", { class: "time-left" }));
     else if (view.to_play !== null && view.to_play !== undefined && !view.finished) {
       this.turnLine.textContent = t("table.wait_turn", { name: seatName(table, view.to_play) });
@@ -454,6 +504,14 @@ export class TableScreen {
       announce(t("table.time_left", { s: Math.ceil(left) }));
     }
     if (!myClock) this.warned = false;
+    const pauseLine = this.turnLine.querySelector(".pause-line");
+    if (pauseLine) pauseLine.textContent = this.pauseText(state);
+    const pauseNote = this.dialog.querySelector(".pause-note");
+    if (pauseNote) {
+      const pause = state.table && state.table.pause;
+      const left = pause && pause.deck === this.dialogDeck ? pauseLeft(state) : null;
+      pauseNote.textContent = left === null ? "" : t("pause.next_deal", { s: Math.ceil(left) });
+    }
     if (myClock && left <= TICK_SECONDS && left > 0) {
       const second = Math.ceil(left);
       if (second !== this.lastTick) {
@@ -522,9 +580,11 @@ export class TableScreen {
     this.lastDeckShown = deck;
     this.openDialog(
       t("count.title", { n: deck + 1 }),
-      countTable(state.table, count, state.seat, { caption: false }),
+      [countTable(state.table, count, state.seat, { caption: false }), h("p", { class: "pause-note", id: "pause-note" })],
       t("count.continue"),
     );
+    this.dialogDeck = deck;
+    this.tickClock();
   }
 
   showHistory() {
@@ -538,6 +598,7 @@ export class TableScreen {
 
   openDialog(title, body, closeLabel) {
     if (!this.dialog.open) this.returnFocus = document.activeElement;
+    this.dialogDeck = null;
     replace(
       this.dialog,
       h(

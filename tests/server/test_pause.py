@@ -1,0 +1,158 @@
+"""The pause between decks (R7.8): the next deal waits until every person seated
+and connected has pressed Continue, or 15 s; no clock runs meanwhile; bots,
+seats on autopilot and disconnected seats do not hold it up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pishti.bots import LEVELS, make_bot
+from pishti.engine import Event
+from pishti.server.clock import VirtualScheduler
+from pishti.server.table import CollectingSink, Table, TableError
+
+from .test_table import BOT_DELAY, make_table, standard_card, started, types
+
+
+def play_to_the_count(table: Table, clock: VirtualScheduler, humans: int) -> None:
+    """Play the first deck to its count: the persons play the standard bot's card."""
+    assert table.match is not None
+    for _ in range(400):
+        if table.match.between_decks or table.match.deck_number > 0:
+            return
+        seat = table.to_play
+        if seat is not None and seat < humans:
+            table.play(seat, standard_card(table, seat), table.seq)
+        else:
+            clock.advance(BOT_DELAY)
+    raise AssertionError("the deck did not end")
+
+
+def last_events(sink: CollectingSink, n: int = 1) -> list[str]:
+    return types(sink.commits[-n:])
+
+
+def test_the_count_holds_the_next_deal_until_the_person_continues() -> None:
+    table, clock, sink = started(humans=1)
+    play_to_the_count(table, clock, 1)
+    counted = sink.commits[-1]
+    kinds = types([counted])
+    assert kinds[-2:] == ["deck_counted", "pause"]
+    pause = counted.events[-1][1]
+    assert not isinstance(pause, Event)
+    assert pause == {"type": "pause", "deck": 0, "seconds": 15.0, "waiting": [0]}
+    # No clock runs during the pause, and no deck is dealt before 15 s.
+    assert table.to_play is None and table.clock() is None
+    commits = len(sink.commits)
+    clock.advance(14.9)
+    assert len(sink.commits) == commits
+    assert table.pause_json() == {"deck": 0, "remaining": 0.1, "waiting": [0], "ready": []}
+    table.continue_(0, 0)
+    assert [c.change["kind"] for c in sink.commits[commits:]] == ["ready", "deal"]
+    assert types(sink.commits[commits:]) == ["ready", "deck_started", "cards_dealt", "clock"]
+    assert table.match is not None and table.match.deck_number == 1
+    assert table.pause_json() is None
+    clock_event = sink.commits[-1].events[-1][1]
+    assert not isinstance(clock_event, Event)
+    assert clock_event["remaining"] == 30.0  # the first player's clock starts afresh
+
+
+def test_two_people_both_continue_or_15_seconds_pass() -> None:
+    table, clock, sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    assert table.pause_json() == {"deck": 0, "remaining": 15.0, "waiting": [0, 1], "ready": []}
+    table.continue_(1, 0)
+    table.continue_(1, 0)  # twice changes nothing
+    assert table.match is not None and table.match.between_decks
+    assert table.pause_json() == {"deck": 0, "remaining": 15.0, "waiting": [0, 1], "ready": [1]}
+    clock.advance(15.0)
+    # Time is up: the deal comes without seat 0 (R7.8); no timeout was counted.
+    assert not table.match.between_decks
+    deal = sink.commits[-1].change
+    assert (deal["kind"], deal["reason"], len(deal["decks"])) == ("deal", "time", 1)
+    assert all(st.timeouts == 0 for st in table.seats)
+
+
+def test_bots_autopilot_and_disconnected_seats_do_not_hold_the_pause() -> None:
+    table, clock, sink = started(humans=2)
+    table.disconnect(1)
+    table.seats[0].autopilot = True  # as three timeouts in a row would (R7.3)
+    play_to_the_count(table, clock, 0)
+    assert table.match is not None and not table.match.between_decks
+    kinds = [c.change["kind"] for c in sink.commits[-2:]]
+    assert kinds == ["play", "deal"]
+    deal = sink.commits[-1].change
+    assert (deal["kind"], deal["reason"], len(deal["decks"])) == ("deal", "ready", 1)
+
+
+def test_continue_outside_the_pause_is_refused_and_changes_nothing() -> None:
+    table, clock, sink = started(humans=1)
+    with pytest.raises(TableError) as err:
+        table.continue_(0, 0)
+    assert err.value.code == "bad_state"
+    play_to_the_count(table, clock, 1)
+    commits = len(sink.commits)
+    with pytest.raises(TableError) as err:
+        table.continue_(0, 1)
+    assert err.value.code == "stale"
+    assert len(sink.commits) == commits
+    with pytest.raises(TableError) as err:
+        table.play(0, "AS", table.seq)
+    assert err.value.code == "not_your_turn"
+
+
+def restore(table: Table, changes: list[Any], versions: list[int] | None = None) -> Table:
+    return Table.restore(
+        "T1",
+        table.settings,
+        table.seed,
+        changes,
+        versions,
+        scheduler=VirtualScheduler(),
+        sink=CollectingSink(),
+        bots=make_bot,
+        levels=LEVELS,
+        timing=table.timing,
+    )
+
+
+def test_a_table_restored_during_the_pause_is_still_pausing() -> None:
+    table, clock, sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    table.continue_(0, 0)
+    changes = [c.change for c in sink.commits]
+    again = restore(table, changes)
+    assert again.match is not None and again.match.between_decks
+    assert again.state.ready == {0}
+    assert again.seq == table.seq
+
+
+def test_a_log_from_before_the_pause_still_replays() -> None:
+    # Logs written before R7.8 have no "ready" or "deal": the next play deals on.
+    table, clock, sink = started(humans=1)
+    play_to_the_count(table, clock, 1)
+    table.continue_(0, 0)
+    for _ in range(20):
+        clock.advance(BOT_DELAY)
+    old = [c.change for c in sink.commits if c.change["kind"] not in ("ready", "deal")]
+    old = [{k: v for k, v in change.items() if k != "decks"} for change in old]
+    again = restore(table, old, [1] * len(old))
+    assert again.match is not None and table.match is not None
+    assert again.match.deck_number == table.match.deck_number == 1
+    assert again.match.history == table.match.history
+
+
+def test_the_pause_is_not_in_an_all_bot_match_but_the_decks_are_the_same() -> None:
+    table, clock, sink = make_table()
+    table.sit("p", "h")
+    table.start(0)
+    # The person is not connected: nothing waits, and every deck is dealt at once.
+    for _ in range(2000):
+        if table.status == "finished":
+            break
+        clock.advance(30.0)
+    assert table.status == "finished"
+    kinds = types(sink.commits)
+    assert kinds.count("pause") == kinds.count("deck_counted") - 1
