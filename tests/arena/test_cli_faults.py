@@ -44,7 +44,7 @@ def test_each_wrong_answer_is_named_and_never_a_traceback() -> None:
         "ReturnsText": "returned '7H' (str), not one of its cards",
         "ReturnsFloat": "(float), not one of its cards",
         "ReturnsTrue": "returned True (bool), not one of its cards",
-        "ReturnsNumpy": "(tests.bots.misbehaving.Int64), not one of its cards",
+        "ReturnsNumpy": "(tests.bots.misbehaving.Int64), not a plain int",
         "Raises": "raised ZeroDivisionError: division by zero",
     }
     for cls, what in expected.items():

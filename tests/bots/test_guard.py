@@ -52,8 +52,8 @@ def test_the_view_used_here() -> None:
         ("ReturnsTrue", "returned True (bool), not one of its cards (AD 5C 6D 9S)"),
         (
             "ReturnsNumpy",
-            "returned np.int64(1) (tests.bots.misbehaving.Int64), not one of its cards "
-            "(AD 5C 6D 9S); cards are plain ints, use int(card)",
+            "returned np.int64(1) (tests.bots.misbehaving.Int64), not a plain int: cards are "
+            "plain ints, use int(card) (its cards: AD 5C 6D 9S)",
         ),
     ],
 )
@@ -172,6 +172,6 @@ def test_a_real_numpy_integer_is_refused_at_the_boundary() -> None:
     fault = _fault(f"{M}:ReturnsRealNumpy")
     assert fault.kind == RETURNED
     assert fault.what == (
-        "returned np.int64(1) (numpy.int64), not one of its cards (AD 5C 6D 9S); "
-        "cards are plain ints, use int(card)"
+        "returned np.int64(1) (numpy.int64), not a plain int: cards are plain ints, "
+        "use int(card) (its cards: AD 5C 6D 9S)"
     )

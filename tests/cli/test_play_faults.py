@@ -32,7 +32,7 @@ def test_an_exception_and_every_wrong_answer_let_the_match_go_on() -> None:
     for cls, what in [
         ("Raises", "raised ZeroDivisionError: division by zero"),
         ("ReturnsNone", "returned None (NoneType), not one of its cards"),
-        ("ReturnsNumpy", "(tests.bots.misbehaving.Int64), not one of its cards"),
+        ("ReturnsNumpy", "(tests.bots.misbehaving.Int64), not a plain int"),
         ("ReturnsTrue", "returned True (bool)"),
     ]:
         code, out = _play(f"{M}:{cls}")

@@ -77,6 +77,8 @@ def test_names_with_invisible_or_direction_changing_characters_are_refused(name:
         ("Ann\ufe0f", "U+FE0F"),  # a presentation selector after a letter
         ("A\u180bnn", "U+180B"),  # Mongolian free variation selector
         ("An\uffa0n", "U+FFA0"),  # halfwidth Hangul filler inside a name
+        ("A\u00adB", "U+00AD"),  # a soft hyphen (the refusal did not name it)
+        ("Ali\u200b", "U+200B"),  # a zero-width space (likewise)
     ],
 )
 def test_names_with_default_ignorable_code_points_are_refused(name: str, hidden: str) -> None:

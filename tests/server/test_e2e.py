@@ -361,7 +361,7 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
             (b'{"name": "ann", "target": "51"}', "target: must be a whole number"),
             (
                 b'{"name": "a\\u202eb"}',
-                "name: must not hold control, invisible or direction-changing characters",
+                "name: must not hold control, invisible or direction-changing characters (U+202E)",
             ),
             (b'{"name": "   "}', "name: must hold a character that shows"),
             (b'{"name": "a\\ud800b"}', "name: must be valid Unicode text"),

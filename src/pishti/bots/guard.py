@@ -96,9 +96,14 @@ def check_card(value: object, view: SeatView) -> Card:
         what = (
             f"returned {card_text(value)} ({value}), a card it does not hold (its cards: {cards})"
         )
+    elif _int_like(value):
+        # The number may well be a card it holds: what is wrong is the type.
+        what = (
+            f"returned {describe_value(value)}, not a plain int: cards are plain ints, "
+            f"use int(card) (its cards: {cards})"
+        )
     else:
-        hint = "; cards are plain ints, use int(card)" if _int_like(value) else ""
-        what = f"returned {describe_value(value)}, not one of its cards ({cards}){hint}"
+        what = f"returned {describe_value(value)}, not one of its cards ({cards})"
     raise BotFault(RETURNED, what)
 
 

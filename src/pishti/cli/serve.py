@@ -66,8 +66,8 @@ def serve_command(
         float,
         typer.Option(
             help="Tables created and seats taken a second per client address (a burst of 20, "
-            "or as many as this if more); behind a proxy on this host, the address is the "
-            "one the proxy forwards.",
+            "or as many as this if more); behind a proxy listed in --forwarded-allow-ips, "
+            "the address is the one the proxy forwards.",
         ),
     ] = DEFAULTS.http_rate,
     sqlite_synchronous: Annotated[

@@ -109,15 +109,19 @@ def visible_name(value: str) -> str:
         if category in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp") or (
             category == "Cf" and char not in NAME_JOINERS
         ):
-            raise ValueError("must not hold control, invisible or direction-changing characters")
+            raise ValueError(
+                "must not hold control, invisible or direction-changing characters"
+                f" (U+{ord(char):04X})"
+            )
         if category[0] in "LNPS" and char not in BLANK_LETTERS:
             shows = True
     if not shows:
         raise ValueError("must hold a character that shows")
-    if hidden_characters(value):
+    hidden = hidden_characters(value)
+    if hidden:
         raise ValueError(
             "must not hold control, invisible or direction-changing characters"
-            f" ({', '.join(hidden_characters(value))})"
+            f" ({', '.join(hidden)})"
         )
     return value
 
