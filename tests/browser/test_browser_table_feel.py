@@ -116,7 +116,7 @@ def test_a_card_out_of_turn_is_answered_and_leaving_asks_in_the_tables_language(
     # Leave: an in-page dialog in Turkish; Kal (stay) keeps the seat.
     page.click("#leave")
     page.wait_for_selector("#leave-dialog[open]")
-    assert page.inner_text("#leave-title") == "Oyundan çıkılsın mı?"
+    assert page.inner_text("#leave-title") == "Oyundan ayrılıyor musunuz?"
     assert page.evaluate(FOCUSED) == "leave-cancel"
     page.click("#leave-cancel")
     page.wait_for_function("() => !document.querySelector('#leave-dialog').open")
@@ -126,7 +126,7 @@ def test_a_card_out_of_turn_is_answered_and_leaving_asks_in_the_tables_language(
     page.click("#leave-confirm")
     page.wait_for_selector("#start-notice")
     notice = page.inner_text("#start-notice")
-    assert notice == "Oyundan çıktın: bundan sonra yerinde bir bot oynuyor."
+    assert notice == "Oyundan ayrıldınız: bundan sonra yerinizde bir bot oynuyor."
 
 
 def test_a_timeout_is_told_and_the_seconds_show(open_page: Any, fast_server: str) -> None:
