@@ -47,7 +47,8 @@ class ServerProcess:
         cmd = [PISHTI, "serve", "--port", str(self.port), "--db", str(self.db), *self.args]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        # Generous: on a loaded machine a start (imports, coverage's tracing) took over 30 s.
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
@@ -57,7 +58,8 @@ class ServerProcess:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError("the server did not start in 30 s")
+        self.stop()  # not left running behind the failed test
+        raise RuntimeError("the server did not start in 90 s")
 
     def kill(self) -> None:
         """SIGKILL: the process gets no chance to clean up."""
