@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 import regex
 from pydantic import (
@@ -219,7 +219,7 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
+AnyClientMessage: TypeAlias = (
     Hello
     | Play
     | TakeOver
@@ -230,9 +230,11 @@ ClientMessage = Annotated[
     | Leave
     | Closing
     | Rematch
-    | Ping,
-    Field(discriminator="type"),
-]
+    | Ping
+)
+"""Any one message a client may send."""
+
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
     {"hello", "play", "take_over", "add_bot", "remove_bot", "start", "leave", "closing"}
@@ -319,21 +321,7 @@ def _ref_of(text: str) -> str | None:
     return None
 
 
-def parse_message(
-    text: str,
-) -> (
-    Hello
-    | Play
-    | TakeOver
-    | Continue
-    | AddBot
-    | RemoveBot
-    | Start
-    | Leave
-    | Closing
-    | Rematch
-    | Ping
-):
+def parse_message(text: str) -> AnyClientMessage:
     """Validate one client message (JSON text) against its schema.
 
     Raises:
