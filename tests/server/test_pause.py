@@ -156,3 +156,17 @@ def test_the_pause_is_not_in_an_all_bot_match_but_the_decks_are_the_same() -> No
     assert table.status == "finished"
     kinds = types(sink.commits)
     assert kinds.count("pause") == kinds.count("deck_counted") - 1
+
+
+def test_a_play_during_the_pause_says_it_is_nobodys_turn() -> None:
+    # Found by a new-user trial: the refusal said "it is seat None's turn".
+    table, clock, sink = started(humans=1)
+    play_to_the_count(table, clock, 1)
+    commits = len(sink.commits)
+    with pytest.raises(TableError) as refused:
+        table.play(0, "AS", table.seq)  # any card: the deck's hands are empty
+    assert (refused.value.code, str(refused.value)) == (
+        "not_your_turn",
+        "it is nobody's turn: the table is paused between decks",
+    )
+    assert len(sink.commits) == commits

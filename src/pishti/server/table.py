@@ -478,6 +478,10 @@ class Table:
                 f"this play answers event {seq}, from before the turn to play "
                 f"(it began at event {self.turn_seq})",
             )
+        if match.to_play is None:  # between decks (R7.8): nobody's turn
+            raise TableError(
+                "not_your_turn", "it is nobody's turn: the table is paused between decks"
+            )
         if match.to_play != seat:
             raise TableError("not_your_turn", f"it is seat {match.to_play}'s turn")
         if self.seats[seat].kind != "human":
