@@ -42,7 +42,9 @@ class Player:
         frames: every message received, in order (parsed JSON).
         messages: the same, with each ``events`` message replaced by its events.
         seq: the last event number seen.  hand: the seat's cards.
-        errors: the ``error`` messages received.  over: the ``match_over`` event, once seen.
+        errors: the ``error`` messages received, but for a ``continue`` refused because
+        its pause had ended meanwhile (``late_continues``, R7.8).
+        over: the ``match_over`` event, once seen.
     """
 
     def __init__(
@@ -62,6 +64,7 @@ class Player:
         self.autoplay = autoplay
         self.messages: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
+        self.late_continues: list[dict[str, Any]] = []  # refused: the pause was over
         self.seat: int | None = None
         self.seq = 0
         self.hand: list[str] = []
@@ -126,7 +129,13 @@ class Player:
             self.seq = message["seq"]
             self._snapshot(message)
         elif kind == "error":
-            self.errors.append(message)
+            if message.get("ref") == "continue" and self.pause != self._continued:
+                # The pause this Continue answered ended while it was on its way (the
+                # 15 s ran out, or a reconnect's replayed events held the deal behind
+                # it): the refusal is the protocol's answer, not a fault.
+                self.late_continues.append(message)
+            else:
+                self.errors.append(message)
         elif kind == "event":
             assert message["seq"] == self.seq + 1, (self.seq, message)
             self.seq = message["seq"]
