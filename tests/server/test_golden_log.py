@@ -28,12 +28,10 @@ def payload_json(payload: Any) -> Any:
     return payload.as_json() if isinstance(payload, Event) else payload
 
 
-async def test_a_log_written_by_the_first_server_restores_to_the_same_events(
-    tmp_path: Path,
-) -> None:
+async def test_a_log_written_by_the_first_server_restores_to_the_same_events(db_url: str) -> None:
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     row = golden["table"]
-    store = Store(f"sqlite:///{tmp_path / 'golden.db'}")
+    store = Store(db_url)
     await store.open()
     try:
         batch = WriteBatch()
