@@ -11,7 +11,8 @@ Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
 - ``match_records``: the R10 record of every finished match.
 
 The same code runs on SQLite (the embedded default) and on PostgreSQL (through
-psycopg 3, for several nodes on one database: docs/deploy.md).  SQLite runs in WAL mode, checkpointed by a :class:`~pishti.server.checkpointer.Checkpointer`;
+psycopg 3, for several nodes on one database: docs/deploy.md).  SQLite runs in
+WAL mode, checkpointed by a :class:`~pishti.server.checkpointer.Checkpointer`;
 each :meth:`Store.write` is one transaction.
 
 The engine is SQLAlchemy's ordinary (synchronous) one, and every database
