@@ -95,6 +95,20 @@ def serve_command(
             "every client is known by the address it connects from.",
         ),
     ] = "",
+    node: Annotated[
+        str | None,
+        typer.Option(
+            help="This node's id among several serving one PostgreSQL (default: the host "
+            "name); each must have its own (docs/deploy.md).",
+        ),
+    ] = None,
+    lease: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a node's hold on a table (its lease) lasts unless renewed; a "
+            "table of a dead node moves after that (PostgreSQL only).",
+        ),
+    ] = DEFAULTS.lease_seconds,
     gc_sweep: Annotated[
         float,
         typer.Option(
@@ -126,12 +140,14 @@ def serve_command(
         or rate <= 0
         or http_rate <= 0
         or gc_sweep < 0
+        or not lease > 0
         or not header_timeout > 0
         or not bot_deadline > 0
     ):
         raise fail(
             "--bot-delay and --gc-sweep must be 0 or more, "
-            "--time-scale, --rate, --http-rate, --header-timeout and --bot-deadline above 0",
+            "--time-scale, --rate, --http-rate, --header-timeout, --bot-deadline "
+            "and --lease above 0",
             2,
         )
     proxies = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
@@ -153,6 +169,8 @@ def serve_command(
         http_burst=max(DEFAULTS.http_burst, http_rate),
         sqlite_synchronous=sqlite_synchronous,
         gc_sweep=gc_sweep or None,
+        node=node,
+        lease_seconds=lease,
     )
     try:
         check_database(config.db_url)

@@ -24,6 +24,7 @@ from pishti.server.asgi import ServerApp
 from pishti.server.collector import Collector
 from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
+from pishti.server.leases import NotOwner
 from pishti.server.protocol import CreateTable, JoinTable, explain
 from pishti.server.ratelimit import AddressLimiter
 from pishti.server.table import Table, TableError, TableSettings
@@ -117,6 +118,11 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.code, exc.message, exc.headers)
+
+    @app.exception_handler(NotOwner)
+    async def _not_owner(_request: Request, exc: NotOwner) -> JSONResponse:
+        # Another node plays the table (docs/deploy.md): a retry soon reaches its owner.
+        return _error(503, "not_owner", str(exc), {"Retry-After": "1"})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

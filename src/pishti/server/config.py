@@ -72,6 +72,12 @@ class ServerConfig:
             again (its lobby, a join, a rematch).
         http_rate: tables created and seats taken (HTTP) a second per client address.
         http_burst: how many of those an address may make at once.
+        node: this node's id among several sharing one PostgreSQL (``--node``; the
+            host name when None).  Unused on SQLite.
+        lease_seconds: how long a table's lease lasts unless renewed, on the
+            database's clock (PostgreSQL; :mod:`pishti.server.leases`).
+        db_retry: seconds a commit is tried again while the database cannot be
+            reached (a PostgreSQL restart); then its tables are dropped and reloaded.
         gc_sweep: None leaves Python's garbage collector as it is; a number of
             seconds freezes the heap every second and sweeps it that often
             (:class:`pishti.server.collector.Collector`; ``pishti serve``: 600).
@@ -95,3 +101,6 @@ class ServerConfig:
     http_rate: float = 0.5
     http_burst: float = 20.0
     gc_sweep: float | None = None
+    node: str | None = None
+    lease_seconds: float = 5.0
+    db_retry: float = 60.0

@@ -8,12 +8,18 @@ A :class:`Hub` puts the pieces together:
   goes; once a change is committed, the hub renders its events for each seat
   (R7.7) and queues them on that seat's :class:`~pishti.server.connection.Connection`;
 - the connections of the seats, one per seat, each run by a
-  :class:`~pishti.server.session.Session`.
+  :class:`~pishti.server.session.Session`;
+- on PostgreSQL, this node's :class:`~pishti.server.leases.Leases`: renewed
+  every ``lease_seconds / 5``; a table whose lease is lost is dropped and its
+  sockets closed (1012), one another node asks for is handed over.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import socket
 from collections.abc import Mapping
 from functools import partial
 from typing import Any
@@ -22,9 +28,10 @@ from pishti.bots import LEVELS, make_bot
 from pishti.server.clock import AsyncioScheduler, Scheduler
 from pishti.server.config import ServerConfig
 from pishti.server.connection import Connection, Socket
+from pishti.server.leases import Leases
 from pishti.server.registry import Registry
 from pishti.server.session import Session
-from pishti.server.store import Store
+from pishti.server.store import Store, sync_url
 from pishti.server.table import BotFactory, Commit, Table, TableSettings
 from pishti.server.views import BatchRenderer, welcome_message
 from pishti.server.writer import Item, Writer
@@ -54,11 +61,31 @@ class Hub:
         levels: Mapping[str, Any] | None = None,
     ) -> None:
         self.config = config
-        self.store = store or Store(config.db_url, sqlite_synchronous=config.sqlite_synchronous)
+        if store is None:
+            shared = sync_url(config.db_url).get_backend_name() != "sqlite"
+            leases = (
+                Leases(config.node or socket.gethostname(), config.lease_seconds)
+                if shared
+                else None
+            )
+            store = Store(
+                config.db_url, sqlite_synchronous=config.sqlite_synchronous, leases=leases
+            )
+        self.store = store
+        self.leases = store.leases
         self._scheduler = scheduler
         self.conns: dict[str, dict[int, Connection]] = {}
         """The connection of each seat, by table id and seat."""
-        self.writer = Writer(self.store, self._on_write_failure)
+        self.writer = Writer(
+            self.store,
+            self._on_write_failure,
+            leases=self.leases,
+            on_lost=self._on_lease_lost,
+            retry_for=config.db_retry,
+        )
+        self._renewer: asyncio.Task[None] | None = None
+        self.handed_over = 0
+        self.leases_lost = 0
         self.registry = Registry(
             config,
             self.store,
@@ -68,6 +95,7 @@ class Hub:
             bots,
             levels if levels is not None else LEVELS,
             lambda table_id: bool(self.conns.get(table_id)),
+            self.leases,
         )
 
     @property
@@ -100,15 +128,86 @@ class Hub:
             log.info("resumed %d tables being played", resumed)
         await self.writer.flush()
         self.registry.start_unloading()
+        if self.leases is not None:
+            self._renewer = asyncio.get_running_loop().create_task(
+                self._renew_leases(self.leases), name="pishti-leases"
+            )
 
     async def stop(self) -> None:
-        """Stop every table's timers, commit what is queued and close the database."""
+        """Stop every table's timers, commit what is queued and close the database
+        (on PostgreSQL letting this node's leases go, so that other nodes take its
+        tables at once)."""
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewer
         self.registry.close()
         for conns in self.conns.values():
             for conn in conns.values():
                 conn.close(1012, "server restarting")
         await self.writer.stop()
+        if self.leases is not None and self.leases.held:
+            try:
+                await self.store.release(dict(self.leases.held))
+            except Exception as exc:  # they expire by themselves
+                log.warning("letting the leases go failed: %s", exc)
         await self.store.close()
+
+    # -- leases (PostgreSQL nodes) ---------------------------------------------------
+
+    async def _renew_leases(self, leases: Leases) -> None:
+        """Renew this node's leases every ``ttl / 5`` seconds; drop the tables whose lease
+        is lost, hand over those another node asks for."""
+        while True:
+            await asyncio.sleep(leases.renew_every)
+            held = dict(leases.held)
+            if not held:
+                continue
+            try:
+                kept, wanted = await self.store.renew(held)
+            except Exception as exc:
+                log.warning("renewing %d leases failed: %s", len(held), exc)
+                continue
+            lost = {t for t, epoch in held.items() if t not in kept and leases.held.get(t) == epoch}
+            if lost:
+                self._on_lease_lost(lost)
+            for table_id in wanted:
+                if leases.held.get(table_id) == held[table_id]:
+                    await self.hand_over(table_id)
+
+    async def hand_over(self, table_id: str) -> None:
+        """Give a table another node asked for (:mod:`pishti.server.leases`): close its
+        sockets (1012, the clients reconnect), stop it, commit what it queued, then
+        let its lease go.  Requests for it meanwhile are answered "retry"."""
+        leases = self.leases
+        if leases is None or table_id not in leases.held:
+            return
+        leases.releasing.add(table_id)
+        try:
+            for conn in self.conns.pop(table_id, {}).values():
+                conn.close(1012, "the table moves to another node: reconnect")
+            self.registry.unload(table_id)
+            await self.writer.flush()
+            epoch = leases.held.pop(table_id, None)
+            if epoch is not None:
+                await self.store.release({table_id: epoch})
+                self.handed_over += 1
+                log.info("table %s handed over", table_id)
+        except Exception as exc:
+            log.warning("handing table %s over failed: %s", table_id, exc)
+        finally:
+            leases.releasing.discard(table_id)
+
+    def _on_lease_lost(self, table_ids: set[str]) -> None:
+        """Another node holds these tables now: drop them (they write nothing more)
+        and close their sockets (1012); the clients reconnect to the new owner."""
+        for table_id in table_ids:
+            if table_id in self.tables:  # counted once, while it was played here
+                self.leases_lost += 1
+                log.warning("the lease of table %s is lost: dropping it", table_id)
+            self.registry.drop(table_id)
+            for conn in self.conns.pop(table_id, {}).values():
+                conn.close(1012, "the table moved to another node: reconnect")
 
     # -- tables ------------------------------------------------------------------
 
@@ -216,7 +315,18 @@ class Hub:
 
     def stats(self) -> dict[str, Any]:
         """Counters for monitoring and benchmarks."""
+        cluster = {}
+        if self.leases is not None:
+            cluster = {
+                "node": self.leases.node,
+                "leases": len(self.leases.held),
+                "leases_lost": self.leases_lost,
+                "handed_over": self.handed_over,
+                "writes_refused": self.leases.refused,
+                "commit_retries": self.writer.retries,
+            }
         return {
+            **cluster,
             "tables": len(self.tables),
             "tables_evicted": self.evicted,
             "connections": sum(len(c) for c in self.conns.values()),

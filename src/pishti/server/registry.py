@@ -5,6 +5,11 @@ server process.  Tables being played stay in memory (their clocks run); a table
 at rest (waiting or finished) that nobody is connected to and that has not
 changed for ``idle_unload`` seconds is dropped, and read back from the database
 (its log replayed) when someone asks for it again.
+
+On PostgreSQL shared by several nodes a table is loaded only with its lease
+(:mod:`pishti.server.leases`): reading it back takes the lease in the same
+transaction, and a table another node plays raises
+:class:`~pishti.server.leases.NotOwner`.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 from pishti.server.botrunner import ThreadedRunner
 from pishti.server.clock import Scheduler, Timer
 from pishti.server.config import ServerConfig
+from pishti.server.leases import Leases, NotOwner
 from pishti.server.store import Store, StoredTable
 from pishti.server.table import (
     BotFactory,
@@ -47,6 +53,7 @@ class Registry:
         sink: receives every change of every table.
         bots: ``bots(level, seed)`` builds a bot.  levels: the levels the owner may pick.
         in_use: whether a table has a connection (such a table is never unloaded).
+        leases: this node's leases (PostgreSQL nodes), None on SQLite.
     """
 
     def __init__(
@@ -59,6 +66,7 @@ class Registry:
         bots: BotFactory,
         levels: Collection[str],
         in_use: Callable[[str], bool],
+        leases: Leases | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -68,6 +76,7 @@ class Registry:
         self.bots = bots
         self.levels = levels
         self.in_use = in_use
+        self.leases = leases
         self.timing = Timing(
             scale=config.time_scale, bot_delay=config.bot_delay, pause=config.pause
         )
@@ -85,6 +94,16 @@ class Registry:
         """Rebuild every table being played from the database and restart its clocks;
         returns how many were resumed (a log that cannot be replayed is logged and skipped)."""
         resumed = 0
+        if self.leases is not None:
+            # A node resumes only the tables an earlier run of it held; the others
+            # come back when their requests reach the node that then holds them.
+            for table_id in await self.store.owned_playing():
+                try:
+                    if await self.table(table_id) is not None:
+                        resumed += 1
+                except NotOwner:
+                    pass  # taken by another node meanwhile
+            return resumed
         for stored in await self.store.playing():
             if self._restore(stored) is not None:
                 resumed += 1
@@ -108,8 +127,18 @@ class Registry:
         closed, and read back from the database when asked for again."""
         table = self.tables.pop(table_id, None)
         self._idle_since.pop(table_id, None)
+        if self.leases is not None:
+            self.leases.held.pop(table_id, None)
         if table is not None:
             table.broken = True
+            table.close()
+
+    def unload(self, table_id: str) -> None:
+        """Stop a table and forget it (its queued changes are still committed); it is
+        read back from the database when asked for again."""
+        table = self.tables.pop(table_id, None)
+        self._idle_since.pop(table_id, None)
+        if table is not None:
             table.close()
 
     def _evict_idle(self) -> None:
@@ -118,6 +147,7 @@ class Registry:
         reads them back from the database when asked.  (A table being played keeps
         its clocks and holds, so it stays.)"""
         now = self._scheduler().now()
+        released: dict[str, int] = {}
         for table_id, table in list(self.tables.items()):
             if table.status == "playing" or self.in_use(table_id):
                 self._idle_since.pop(table_id, None)
@@ -131,7 +161,16 @@ class Registry:
                 del self._idle_since[table_id]
                 table.close()
                 self.evicted += 1
+                if self.leases is not None and table_id in self.leases.held:
+                    released[table_id] = self.leases.held.pop(table_id)
+        if released:
+            self.writer.after(lambda: self._release(released))
         self.start_unloading()
+
+    def _release(self, held: dict[str, int]) -> None:
+        """Let the leases of unloaded tables go (once their last changes are committed)."""
+        task = asyncio.get_running_loop().create_task(self.store.release(held))
+        task.add_done_callback(_log_failure)
 
     # -- tables ------------------------------------------------------------------
 
@@ -165,22 +204,28 @@ class Registry:
         return table
 
     async def table(self, table_id: str) -> Table | None:
-        """The table ``table_id``, loaded from the database if it is not in memory; None if none."""
+        """The table ``table_id``, loaded from the database if it is not in memory; None if none.
+
+        Raises:
+            NotOwner: another node plays it (PostgreSQL nodes), or this node is
+                handing it over.
+        """
         table = self.tables.get(table_id)
         if table is not None:
             return table
         if not TABLE_ID.match(table_id):
             return None
+        if self.leases is not None and table_id in self.leases.releasing:
+            raise NotOwner(table_id, "the next one")
         pending = self._loading.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)
         future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
-            stored = await self.store.load(table_id)
             table = self.tables.get(table_id)
-            if table is None and stored is not None:
-                table = self._restore(stored)
+            if table is None:
+                table = await self._load(table_id)
             future.set_result(table)
         except BaseException as exc:
             future.set_exception(exc)
@@ -190,9 +235,26 @@ class Registry:
             del self._loading[table_id]
         return table
 
+    async def _load(self, table_id: str) -> Table | None:
+        if self.leases is None:
+            stored = await self.store.load(table_id)
+            return None if stored is None else self._restore(stored)
+        found = await self.store.acquire(table_id)
+        if found is None:
+            return None
+        stored, epoch = found
+        self.leases.held[table_id] = epoch
+        table = self._restore(stored)
+        if table is None:  # a log that cannot be replayed: let the lease go
+            self.leases.held.pop(table_id, None)
+            await self.store.release({table_id: epoch})
+        return table
+
     async def create_table(self, name: str, settings: TableSettings) -> tuple[Table, int, str]:
         """Make a table whose owner ``name`` sits at seat 0; returns ``(table, 0, token)``
-        once it is committed.  The seat token is the only copy: it is stored hashed."""
+        once it is committed.  The seat token is the only copy: it is stored hashed.
+        On PostgreSQL nodes the table's lease is let go at once (the node the load
+        balancer sends the table's requests to takes it when first asked)."""
         table_id = secrets.token_urlsafe(9)
         seed = secrets.token_hex(16)
         table = Table(table_id, settings, seed, **self._options())
@@ -212,9 +274,16 @@ class Registry:
             )
         )
         self.tables[table_id] = table
+        if self.leases is not None:
+            self.leases.held[table_id] = 1  # the lease is made with the table's row
         token = secrets.token_urlsafe(24)
         seat = table.sit(name, hash_token(token), 0)
         await self.writer.flush()
+        if self.leases is not None:
+            # Any node makes a table, but the load balancer sends its requests to one
+            # node by its id: let it go, for that node to take when first asked.
+            self.unload(table_id)
+            await self.store.release({table_id: self.leases.held.pop(table_id)})
         return table, seat, token
 
     async def join(self, table: Table, name: str, seat: int | None) -> tuple[int, str]:
@@ -228,3 +297,8 @@ class Registry:
         seat = table.sit(name, hash_token(token), seat)
         await self.writer.flush()
         return seat, token
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("letting leases go failed: %s", task.exception())

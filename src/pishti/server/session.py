@@ -15,6 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from pishti.server.connection import Connection
+from pishti.server.leases import NotOwner
 from pishti.server.protocol import (
     AddBot,
     BadMessage,
@@ -56,7 +57,13 @@ class Session:
         hello = await self._hello()
         if hello is None:
             return
-        table = await self.hub.table(self.table_id)
+        try:
+            table = await self.hub.table(self.table_id)
+        except NotOwner as exc:
+            # Another node plays it (docs/deploy.md): the client reconnects shortly.
+            conn.error("not_owner", str(exc), "hello")
+            conn.close(1013, "the table is on another node: try again")
+            return
         if table is None:
             conn.error("not_found", no_table(self.table_id), "hello")
             conn.close(4404, "no such table")

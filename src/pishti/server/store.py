@@ -39,6 +39,7 @@ import sqlalchemy as sa
 
 from pishti.server.changes import LOG_VERSION
 from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
+from pishti.server.leases import LeaseLost, Leases, NotOwner
 from pishti.server.table import TableSettings
 
 metadata = sa.MetaData()
@@ -67,6 +68,17 @@ log_t = sa.Table(
     sa.Column("version", sa.Integer, nullable=False, server_default="1"),
 )
 
+leases_t = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("epoch", sa.BigInteger, nullable=False),
+    sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("wanted_by", sa.String(64), nullable=True),
+)
+"""Which node plays each table, on PostgreSQL (:mod:`pishti.server.leases`); unused on SQLite."""
+
 records_t = sa.Table(
     "match_records",
     metadata,
@@ -84,6 +96,51 @@ _set_status = (
 )
 """One ``UPDATE`` of a table's status, run for every table of a batch at once
 (an executemany: one statement per transaction, not one per table)."""
+
+_TAKE = sa.text(
+    """
+    INSERT INTO leases (table_id, owner, epoch, expires)
+    VALUES (:id, :node, 1, clock_timestamp() + make_interval(secs => :ttl))
+    ON CONFLICT (table_id) DO UPDATE
+        SET owner = EXCLUDED.owner, epoch = leases.epoch + 1,
+            expires = EXCLUDED.expires, wanted_by = NULL
+        WHERE leases.expires < clock_timestamp() OR leases.owner = EXCLUDED.owner
+    RETURNING epoch
+    """
+)
+"""Take a table's lease: a new row, or an expired one (on the database's clock), or
+one this node's name already holds (an earlier run of it); the epoch goes up by 1."""
+_WANT = sa.text(
+    "UPDATE leases SET wanted_by = :node WHERE table_id = :id AND owner <> :node RETURNING owner"
+)
+"""Ask the owner of a table's lease to hand it over; returns the owner."""
+_NEW_LEASES = sa.text(
+    """
+    INSERT INTO leases (table_id, owner, epoch, expires)
+    SELECT id, :node, 1, clock_timestamp() + make_interval(secs => :ttl)
+    FROM unnest(CAST(:ids AS text[])) AS v(id)
+    """
+)
+"""The leases of tables made by this node, epoch 1, in their first transaction."""
+_FENCE = sa.text(
+    """
+    UPDATE leases AS l SET expires = clock_timestamp() + make_interval(secs => :ttl)
+    FROM unnest(CAST(:ids AS text[]), CAST(:epochs AS bigint[])) AS v(id, epoch)
+    WHERE l.table_id = v.id AND l.owner = :node AND l.epoch = v.epoch
+    RETURNING l.table_id, l.wanted_by
+    """
+)
+"""The fence of a write (and a renewal): the leases this node holds at the epochs it
+holds them, renewed and locked until the commit; the rows it returns are the tables
+still held (with a node that wants one)."""
+_RELEASE = sa.text(
+    """
+    UPDATE leases AS l SET expires = clock_timestamp(), wanted_by = NULL
+    FROM unnest(CAST(:ids AS text[]), CAST(:epochs AS bigint[])) AS v(id, epoch)
+    WHERE l.table_id = v.id AND l.owner = :node AND l.epoch = v.epoch
+    """
+)
+"""Let a lease go at once (it is expired from the database's next instant on)."""
 
 T = TypeVar("T")
 _compact = json.JSONEncoder(separators=(",", ":")).encode
@@ -207,6 +264,8 @@ class WriteBatch:
     log: list[dict[str, Any]] = field(default_factory=list)
     statuses: dict[str, str] = field(default_factory=dict)
     records: list[dict[str, Any]] = field(default_factory=list)
+    fences: dict[str, int] = field(default_factory=dict)
+    """The epoch this node holds for each table the batch writes (PostgreSQL nodes)."""
 
     def __bool__(self) -> bool:
         return bool(self.new_tables or self.log or self.statuses or self.records)
@@ -232,15 +291,20 @@ class Store:
     without blocking the event loop; the work is done in the order called.
     """
 
-    def __init__(self, url: str, *, sqlite_synchronous: str = "NORMAL") -> None:
+    def __init__(
+        self, url: str, *, sqlite_synchronous: str = "NORMAL", leases: Leases | None = None
+    ) -> None:
         """Remember ``url``; :meth:`open` connects.
 
         Args:
             url: an SQLAlchemy URL; an async driver in it is replaced (:func:`sync_url`).
             sqlite_synchronous: SQLite's ``synchronous`` pragma, ``FULL`` or ``NORMAL``.
+            leases: this node's leases, on PostgreSQL shared by several nodes (every
+                write is then fenced by them); None on SQLite.
         """
         self.url = url
         self.sqlite_synchronous = sqlite_synchronous
+        self.leases = leases
         self._engine: sa.Engine | None = None
         self._thread: ThreadPoolExecutor | None = None
         self.checkpointer: Checkpointer | None = None
@@ -339,9 +403,18 @@ class Store:
 
     def _write(self, batch: WriteBatch) -> None:
         now = time.time()
+        leases = self.leases
         with self.engine.begin() as conn:
             if batch.new_tables:
                 conn.execute(sa.insert(tables_t), batch.new_tables)
+                if leases is not None:
+                    ids = [str(row["id"]) for row in batch.new_tables]
+                    conn.execute(_NEW_LEASES, {"ids": ids, "node": leases.node, "ttl": leases.ttl})
+            if leases is not None and batch.fences:
+                held = self._fence(conn, leases, batch.fences)
+                lost = set(batch.fences) - held
+                if lost:
+                    raise LeaseLost(lost)  # the transaction rolls back: nothing written
             if batch.log:
                 conn.execute(sa.insert(log_t), batch.log)
             if batch.statuses:
@@ -354,6 +427,100 @@ class Store:
                 )
             if batch.records:
                 conn.execute(sa.insert(records_t), batch.records)
+
+    @staticmethod
+    def _fence(conn: sa.Connection, leases: Leases, fences: dict[str, int]) -> set[str]:
+        rows = conn.execute(
+            _FENCE,
+            {
+                "ids": list(fences),
+                "epochs": list(fences.values()),
+                "node": leases.node,
+                "ttl": leases.ttl,
+            },
+        ).all()
+        return {row.table_id for row in rows}
+
+    def _leases(self) -> Leases:
+        if self.leases is None:
+            raise RuntimeError("this store has no leases")
+        return self.leases
+
+    async def acquire(self, table_id: str) -> tuple[StoredTable, int] | None:
+        """Take the lease of ``table_id`` and read the table, in one transaction
+        (:mod:`pishti.server.leases`); returns the table and the epoch now held, or
+        None if there is no such table.
+
+        Raises:
+            NotOwner: another node holds the lease (it is asked to hand it over).
+        """
+        leases = self._leases()
+
+        def take() -> tuple[StoredTable, int] | str | None:
+            with self.engine.begin() as conn:
+                row = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
+                if row is None:
+                    return None
+                args = {"id": table_id, "node": leases.node, "ttl": leases.ttl}
+                epoch = conn.execute(_TAKE, args).scalar()
+                if epoch is None:  # held elsewhere: ask for it (committed with the block)
+                    return str(conn.execute(_WANT, args).scalar())
+                return self._stored(conn, row), int(epoch)
+
+        found = await self._run(take)
+        if isinstance(found, str):
+            raise NotOwner(table_id, found)
+        return found
+
+    async def renew(self, held: dict[str, int]) -> tuple[set[str], set[str]]:
+        """Renew the leases ``held`` (epoch by table); returns the tables still held and,
+        among them, those another node asked for."""
+        leases = self._leases()
+
+        def renew() -> tuple[set[str], set[str]]:
+            with self.engine.begin() as conn:
+                rows = conn.execute(
+                    _FENCE,
+                    {
+                        "ids": list(held),
+                        "epochs": list(held.values()),
+                        "node": leases.node,
+                        "ttl": leases.ttl,
+                    },
+                ).all()
+            kept = {row.table_id for row in rows}
+            wanted = {row.table_id for row in rows if row.wanted_by not in (None, leases.node)}
+            return kept, wanted
+
+        return await self._run(renew)
+
+    async def release(self, held: dict[str, int]) -> None:
+        """Let the leases ``held`` (epoch by table) go, those this node still holds at
+        those epochs."""
+        leases = self._leases()
+        args = {"ids": list(held), "epochs": list(held.values()), "node": leases.node}
+
+        def release() -> None:
+            with self.engine.begin() as conn:
+                conn.execute(_RELEASE, args)
+
+        await self._run(release)
+
+    async def owned_playing(self) -> list[str]:
+        """The tables being played whose lease names this node (an earlier run of it)."""
+        leases = self._leases()
+
+        def owned() -> list[str]:
+            with self.engine.connect() as conn:
+                rows = conn.execute(
+                    sa.select(tables_t.c.id)
+                    .join(leases_t, leases_t.c.table_id == tables_t.c.id)
+                    .where(tables_t.c.status == "playing", leases_t.c.owner == leases.node)
+                    .order_by(tables_t.c.created)
+                ).all()
+            return [row.id for row in rows]
+
+        return await self._run(owned)
 
     async def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its changes, or None if there is none."""

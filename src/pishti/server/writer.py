@@ -5,6 +5,14 @@ queued up, writes it in a single transaction, and only after the commit runs
 each item's ``after`` callback (which sends the events to the seats) and
 resolves its future.  While one transaction commits, the next batch gathers,
 so the number of transactions per second stays small at any move rate.
+
+On PostgreSQL shared by several nodes every batch is fenced by the epochs of
+its tables' leases (:mod:`pishti.server.leases`): when some of them are lost the
+database writes nothing, the writer drops those tables' items (``on_lost``) and
+writes the rest again.  A batch that fails because the database cannot be
+reached (a restart) is written again, every :data:`RETRY_EVERY` seconds for up
+to ``retry_for`` seconds, before it counts as failed: nothing is told before it
+is committed, so the players only wait.
 """
 
 from __future__ import annotations
@@ -18,11 +26,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import sqlalchemy as sa
+
 from pishti.records import dumps_record
+from pishti.server.leases import LeaseLost, Leases
 from pishti.server.store import Store, WriteBatch
 from pishti.server.table import Commit
 
 log = logging.getLogger("pishti.server.writer")
+
+RETRY_EVERY = 0.5
+"""Seconds between two tries of a batch the database could not be reached for."""
 
 
 @dataclass(slots=True)
@@ -50,6 +64,9 @@ class Writer:
         on_failure: called with the table ids of a batch that could not be
             committed (their in-memory state is now ahead of the database).
         max_batch: items per transaction at most.
+        leases: this node's leases (PostgreSQL nodes): every batch is fenced by them.
+        on_lost: called with the tables whose lease was lost (their items were dropped).
+        retry_for: seconds a batch is tried again while the database cannot be reached.
     """
 
     def __init__(
@@ -57,10 +74,18 @@ class Writer:
         store: Store,
         on_failure: Callable[[set[str], BaseException], None],
         max_batch: int = 2000,
+        *,
+        leases: Leases | None = None,
+        on_lost: Callable[[set[str]], None] | None = None,
+        retry_for: float = 0.0,
     ) -> None:
         self.store = store
         self.on_failure = on_failure
         self.max_batch = max_batch
+        self.leases = leases
+        self.on_lost = on_lost
+        self.retry_for = retry_for
+        self.retries = 0
         self._items: deque[Item] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -117,6 +142,7 @@ class Writer:
 
     def _batch(self, items: list[Item]) -> WriteBatch:
         out = WriteBatch()
+        held = self.leases.held if self.leases is not None else None
         for item in items:
             if item.new_table is not None:
                 out.new_tables.append(item.new_table)
@@ -124,6 +150,8 @@ class Writer:
             if commit is None:
                 continue
             table_id = commit.table.table_id
+            if held is not None:
+                out.fences[table_id] = held.get(table_id, 0)  # 0: not held, refused
             out.add_change(table_id, commit.index, commit.seq, commit.change)
             if commit.status_changed:
                 out.statuses[table_id] = commit.status
@@ -150,18 +178,58 @@ class Writer:
             kept.append(item)
         batch = kept
         started = time.perf_counter()
-        try:
-            await self.store.write(self._batch(batch))
-        except Exception as exc:
-            log.exception("a commit of %d items failed", len(batch))
-            ids = {i.commit.table.table_id for i in batch if i.commit is not None}
-            ids |= {str(i.new_table["id"]) for i in batch if i.new_table is not None}
-            for item in batch:
+        give_up = time.monotonic() + self.retry_for
+        while True:
+            try:
+                await self.store.write(self._batch(batch))
+            except LeaseLost as lost:
+                batch = self._refuse(batch, lost)
+                continue
+            except sa.exc.OperationalError as exc:
+                if time.monotonic() >= give_up:
+                    self._fail(batch, exc)
+                    return
+                self.retries += 1
+                log.warning("the database cannot be reached (%s): trying again", exc.orig)
+                await asyncio.sleep(RETRY_EVERY)
+                continue
+            except Exception as exc:
+                self._fail(batch, exc)
+                return
+            break
+        self._told(batch, time.perf_counter() - started)
+
+    def _refuse(self, batch: list[Item], lost: LeaseLost) -> list[Item]:
+        """Drop the items of tables whose lease is lost (nothing of them is written,
+        nothing told) and return the others, to be written again."""
+        assert self.leases is not None
+        ids = lost.table_ids
+        self.leases.refused += sum(
+            1 for i in batch if i.commit is not None and i.commit.table.table_id in ids
+        )
+        log.warning("writes refused: the leases of %d tables are lost", len(ids))
+        kept = []
+        for item in batch:
+            if item.commit is not None and item.commit.table.table_id in ids:
                 if item.future is not None and not item.future.done():
-                    item.future.set_exception(exc)
-            self.on_failure(ids, exc)
-            return
-        self.commit_seconds += time.perf_counter() - started
+                    item.future.set_exception(lost)
+                continue
+            kept.append(item)
+        if self.on_lost is not None:
+            self.on_lost(ids)
+        return kept
+
+    def _fail(self, batch: list[Item], exc: Exception) -> None:
+        log.error("a commit of %d items failed", len(batch), exc_info=exc)
+        ids = {i.commit.table.table_id for i in batch if i.commit is not None}
+        ids |= {str(i.new_table["id"]) for i in batch if i.new_table is not None}
+        for item in batch:
+            if item.future is not None and not item.future.done():
+                item.future.set_exception(exc)
+        self.on_failure(ids, exc)
+
+    def _told(self, batch: list[Item], seconds: float) -> None:
+        self.commit_seconds += seconds
         self.transactions += 1
         self.items_written += len(batch)
         for item in batch:

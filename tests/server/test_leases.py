@@ -1,0 +1,118 @@
+"""Leases fenced by epoch on a real PostgreSQL (pishti.server.leases): two stores
+are two nodes sharing one database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+import sqlalchemy as sa
+
+from pishti.server.leases import LeaseLost, Leases, NotOwner
+from pishti.server.store import _FENCE, _TAKE, Store, WriteBatch
+from server.test_store import new_table
+
+TTL = 1.5
+"""Seconds a lease lasts in these tests (long enough for a loaded machine)."""
+
+
+@pytest.fixture
+async def nodes(pg_url: str) -> AsyncIterator[tuple[Store, Store]]:
+    a = Store(pg_url, leases=Leases("a", ttl=TTL))
+    b = Store(pg_url, leases=Leases("b", ttl=TTL))
+    await a.open()
+    await b.open()
+    yield a, b
+    await a.close()
+    await b.close()
+
+
+def change(table_id: str, n: int, epoch: int) -> WriteBatch:
+    batch = WriteBatch(fences={table_id: epoch})
+    batch.add_change(table_id, n, n + 1, {"kind": "sit", "seat": n})
+    return batch
+
+
+async def test_a_lease_moves_only_once_expired_and_the_old_owner_writes_nothing_more(
+    nodes: tuple[Store, Store],
+) -> None:
+    a, b = nodes
+    first = change("tab-1", 0, 1)
+    first.new_tables.append(new_table("tab-1", "playing"))
+    await a.write(first)  # the table and its lease (a, epoch 1) in one transaction
+    await a.write(change("tab-1", 1, 1))
+    with pytest.raises(NotOwner, match=r"table tab-1 is being played on another node \(a\)"):
+        await b.acquire("tab-1")
+    kept, wanted = await a.renew({"tab-1": 1})
+    assert kept == {"tab-1"} and wanted == {"tab-1"}  # b asked for it
+    await asyncio.sleep(TTL + 0.5)  # a renews no more: expired on the database's clock
+    found = await b.acquire("tab-1")
+    assert found is not None
+    stored, epoch = found
+    assert epoch == 2
+    assert stored.changes == [{"kind": "sit", "seat": 0}, {"kind": "sit", "seat": 1}]
+    # a wakes up and writes with its old epoch: refused, nothing of the batch written.
+    late = change("tab-1", 2, 1)
+    late.new_tables.append(new_table("tab-x"))
+    with pytest.raises(LeaseLost) as lost:
+        await a.write(late)
+    assert lost.value.table_ids == {"tab-1"}
+    assert await a.load("tab-x") is None
+    assert await a.renew({"tab-1": 1}) == (set(), set())
+    await b.write(change("tab-1", 2, 2))
+    reread = await a.load("tab-1")
+    assert reread is not None and len(reread.changes) == 3
+    assert await b.acquire("no-such-table") is None
+
+
+async def test_a_node_taking_its_own_lease_again_fences_its_earlier_run(
+    nodes: tuple[Store, Store],
+) -> None:
+    a, _ = nodes
+    batch = WriteBatch(new_tables=[new_table("tab-2", "playing")], fences={"tab-2": 1})
+    await a.write(batch)
+    found = await a.acquire("tab-2")  # a restarted process with the same --node
+    assert found is not None and found[1] == 2
+    with pytest.raises(LeaseLost):
+        await a.write(change("tab-2", 0, 1))  # the earlier run's epoch
+    await a.write(change("tab-2", 0, 2))
+    assert await a.owned_playing() == ["tab-2"]
+
+
+async def test_a_released_lease_is_taken_at_once(nodes: tuple[Store, Store]) -> None:
+    a, b = nodes
+    await a.write(WriteBatch(new_tables=[new_table("tab-3")], fences={"tab-3": 1}))
+    with pytest.raises(NotOwner):
+        await b.acquire("tab-3")
+    await a.release({"tab-3": 7})  # not the epoch held: nothing let go
+    with pytest.raises(NotOwner):
+        await b.acquire("tab-3")
+    await a.release({"tab-3": 1})
+    found = await b.acquire("tab-3")
+    assert found is not None and found[1] == 2
+
+
+async def test_a_take_waits_for_a_write_in_flight(nodes: tuple[Store, Store], pg_url: str) -> None:
+    """The fence locks the lease row until its transaction ends, so a take of an
+    expired lease cannot slip in between the fence and the commit."""
+    a, _ = nodes
+    await a.write(WriteBatch(new_tables=[new_table("tab-4")], fences={"tab-4": 1}))
+    await asyncio.sleep(TTL + 0.5)  # expired
+    engine = sa.create_engine(str(a.engine.url))
+    try:
+        with engine.connect() as writer, engine.connect() as taker:
+            with writer.begin():
+                fenced = writer.execute(
+                    _FENCE, {"ids": ["tab-4"], "epochs": [1], "node": "a", "ttl": TTL}
+                ).all()
+                assert [r.table_id for r in fenced] == ["tab-4"]  # renewed, row locked
+                taker.exec_driver_sql("SET lock_timeout = '300ms'")
+                with pytest.raises(sa.exc.OperationalError, match="lock timeout"):
+                    taker.execute(_TAKE, {"id": "tab-4", "node": "b", "ttl": TTL})
+                taker.rollback()
+            # Committed: the renewed lease is not expired, so the take now finds it held.
+            assert taker.execute(_TAKE, {"id": "tab-4", "node": "b", "ttl": TTL}).all() == []
+            taker.rollback()
+    finally:
+        engine.dispose()
