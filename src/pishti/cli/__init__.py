@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from pishti.cli import arena, play, replay, serve, simulate  # noqa: F401  (registers the subcommands)
+from pishti.cli import (  # noqa: F401  (registers the subcommands)
+    arena,
+    cluster,
+    play,
+    replay,
+    serve,
+    simulate,
+)
 from pishti.cli.app import app
 
 

@@ -1,0 +1,89 @@
+"""HAProxy's configuration for a cluster of table server nodes (docs/deploy.md).
+
+Every request of a table (``/t/{id}``, ``/api/tables/{id}...``, ``/ws/tables/{id}``)
+goes to one node, chosen by a consistent hash of the table id over the nodes that
+pass their health check (``GET /healthz``); a request without a table (``/``,
+creating a table, the client's files) goes to any live node.  When a node fails its
+check, the sessions to it are cut and its share of the hash goes to the others; when
+it passes again, its share comes back (the tables then move back by lease hand-over,
+:mod:`pishti.server.leases`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """One node: its ``name`` (``--node``) and the ``address`` it listens on (host:port)."""
+
+    name: str
+    address: str
+
+
+def haproxy_config(
+    bind: str,
+    nodes: Sequence[Backend],
+    *,
+    check_every_ms: int = 500,
+    stats: str | None = None,
+) -> str:
+    """The text of ``haproxy.cfg`` for ``nodes`` behind ``bind`` (``host:port``).
+
+    Args:
+        check_every_ms: milliseconds between two health checks of a node; a node is
+            out after 2 failed checks in a row, back after 2 good ones.
+        stats: ``host:port`` of HAProxy's statistics page, or None for none.
+    """
+    servers = "\n".join(
+        f"    server {n.name} {n.address} check inter {check_every_ms} fall 2 rise 2" for n in nodes
+    )
+    tracked = "\n".join(f"    server {n.name} {n.address} track tables/{n.name}" for n in nodes)
+    stats_section = (
+        ""
+        if stats is None
+        else f"""
+listen stats
+    bind {stats}
+    stats enable
+    stats uri /
+"""
+    )
+    return f"""# Made by pishti (pishti.cluster.haproxy); docs/deploy.md explains each part.
+global
+    maxconn 8000
+
+defaults
+    mode http
+    option forwardfor
+    option redispatch
+    retries 2
+    timeout connect 2s
+    timeout client 60s
+    timeout server 60s
+    timeout tunnel 1h
+    timeout check 1s
+    timeout http-keep-alive 10s
+
+frontend pishti
+    bind {bind}
+    # The table id: /t/ID, /api/tables/ID..., /ws/tables/ID
+    http-request set-var(txn.table) path,field(3,/) if {{ path_beg /t/ }}
+    http-request set-var(txn.table) path,field(4,/) if {{ path_beg /api/tables/ /ws/tables/ }}
+    use_backend tables if {{ var(txn.table) -m found }}
+    default_backend any
+
+backend tables
+    balance hash var(txn.table)
+    hash-type consistent
+    option httpchk GET /healthz
+    http-check expect status 200
+    default-server on-marked-down shutdown-sessions
+{servers}
+
+backend any
+    balance roundrobin
+{tracked}
+{stats_section}"""
