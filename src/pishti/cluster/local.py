@@ -113,8 +113,9 @@ class LocalCluster:
     Args:
         nodes: how many nodes (``n1``, ``n2`` ...).
         port: HAProxy's port (0: any free port).
-        folder: where data and logs go (a new temporary folder when None, removed by
-            :meth:`stop`).
+        folder: where the logs and ``haproxy.cfg`` go (a new temporary folder when
+            None, removed by :meth:`stop`).  PostgreSQL's data of a cluster that
+            starts its own are in a temporary folder, removed by :meth:`stop`.
         node_args: more ``pishti serve`` options for every node.
         postgres: a running PostgreSQL to use (a new database is made on it); None
             starts one of its own.
@@ -135,11 +136,11 @@ class LocalCluster:
         self._own_folder = folder is None
         self.folder = Path(tempfile.mkdtemp(prefix="pishti-cluster-")) if folder is None else folder
         self.folder.mkdir(parents=True, exist_ok=True)
-        if self._own_folder:
-            self.folder.chmod(0o711)  # PostgreSQL's own user reaches its data folder inside
         self.port = port or free_port()
         self._own_postgres = postgres is None
-        self.postgres = postgres or LocalPostgres(free_port(), self.folder / "postgres")
+        # PostgreSQL's data go in a folder of their own that its user can reach (as root
+        # it runs as the postgres user, who may not enter ``folder``'s parents).
+        self.postgres = postgres or LocalPostgres(free_port())
         self.database = database
         self.node_count = nodes
         self.node_args = list(node_args)
@@ -207,6 +208,6 @@ class LocalCluster:
         for node in self.nodes:
             node.stop()
         if self._own_postgres:
-            self.postgres.stop()
+            self.postgres.remove()
         if self._own_folder:
             shutil.rmtree(self.folder, ignore_errors=True)
