@@ -9,6 +9,7 @@ from pishti.cli import (  # noqa: F401  (registers the subcommands)
     replay,
     serve,
     simulate,
+    verify,
 )
 from pishti.cli.app import app
 
