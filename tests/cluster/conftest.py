@@ -66,7 +66,7 @@ class Seat:
     player: Player
     ws_url: str
     reconnects: int = 0
-    retries: int = 0  # connections answered not_owner (close 1013) or refused
+    retries: int = 0  # connections answered other_node (close 1013) or refused
     welcomes: list[dict[str, Any]] = field(default_factory=list)
 
     async def rejoin(self, timeout: float = 60.0) -> None:
@@ -84,7 +84,7 @@ class Seat:
                 continue
             message = json.loads(text)
             if message["type"] == "error":
-                assert message["code"] == "not_owner", message
+                assert message["code"] == "other_node", message
                 self.retries += 1
                 await p.transport.close()
                 await asyncio.sleep(0.2)

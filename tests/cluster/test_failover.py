@@ -55,7 +55,7 @@ async def check_match(cluster: LocalCluster, table_id: str, seats: list[Seat], t
     async with httpx.AsyncClient(base_url=cluster.url, timeout=30) as http:
         for _ in range(100):
             r = await http.get(f"/api/tables/{table_id}/record")
-            if r.status_code != 503:  # not_owner while a table moves: retry
+            if r.status_code != 503:  # other_node while a table moves: retry
                 break
             await asyncio.sleep(0.2)
     assert r.status_code == 200, r.text
@@ -165,3 +165,39 @@ async def test_postgresql_restarted_mid_match_nodes_wait_and_go_on(
     for table_id, seats in tables:
         await check_match(cluster, table_id, seats, tmp_path)
     assert sum(stats(n.url)["commit_retries"] for n in cluster.nodes) > retries
+
+
+async def test_a_node_that_does_not_hold_a_table_answers_retry_and_gets_it_handed_over(
+    cluster: LocalCluster,
+) -> None:
+    table_id, seats = await table_of_four(cluster.url, ws_of(cluster), 400)
+    owner = owners(cluster)[table_id]
+    other = next(n for n in cluster.nodes if n.name != owner)
+    async with httpx.AsyncClient(base_url=other.url, timeout=30) as http:
+        r = await http.get(f"/api/tables/{table_id}")
+        assert r.status_code == 503
+        assert r.headers["retry-after"] == "1"
+        assert r.json() == {
+            "error": {
+                "code": "other_node",
+                "message": f"table {table_id} is being played on another node ({owner}): "
+                "try again in a moment",
+            }
+        }
+        # The owner hands it over at its next renewal (every LEASE / 5 s), closing
+        # its seats' sockets with 1012; then the node asked has it.
+        for _ in range(100):
+            await asyncio.sleep(0.2)
+            r = await http.get(f"/api/tables/{table_id}")
+            if r.status_code == 200:
+                break
+        assert r.status_code == 200 and r.json()["table_id"] == table_id
+    assert owners(cluster)[table_id] == other.name
+    closed = seats[0].player
+    try:
+        while True:
+            await closed.recv(timeout=10)
+    except Exception as exc:
+        assert "1012" in str(exc)
+    for s in seats:
+        await s.player.transport.close()

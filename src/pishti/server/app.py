@@ -122,7 +122,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     @app.exception_handler(NotOwner)
     async def _not_owner(_request: Request, exc: NotOwner) -> JSONResponse:
         # Another node plays the table (docs/deploy.md): a retry soon reaches its owner.
-        return _error(503, "not_owner", str(exc), {"Retry-After": "1"})
+        return _error(503, "other_node", str(exc), {"Retry-After": "1"})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -20,7 +20,7 @@ expiry).  The rules, all decided inside PostgreSQL, with its clock only
 - **Renewing**: every ``ttl / 5`` seconds the node renews all its leases in one
   statement; a table whose lease it no longer holds is dropped, its sockets closed.
 - **Handing over**: a node asked for a table whose lease another node holds marks
-  the row ``wanted_by`` and answers "retry" (503 ``not_owner``, WebSocket close 1013);
+  the row ``wanted_by`` and answers "retry" (503 ``other_node``, WebSocket close 1013);
   at its next renewal the owner commits what it has queued, closes the table's
   sockets and lets the lease go (``expires`` set to the database's now), and the
   clients' retries then reach the node that wants it.  That is how a table moves
@@ -38,7 +38,7 @@ LEASE_SECONDS = 5.0
 
 class NotOwner(Exception):
     """Another node holds the lease of a table: the client should retry shortly
-    (HTTP ``503 not_owner`` with ``Retry-After``; a WebSocket closes with 1013).
+    (HTTP ``503 other_node`` with ``Retry-After``; a WebSocket closes with 1013).
 
     Attributes:
         table_id: the table.  owner: the node that holds it.

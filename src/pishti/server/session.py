@@ -61,7 +61,7 @@ class Session:
             table = await self.hub.table(self.table_id)
         except NotOwner as exc:
             # Another node plays it (docs/deploy.md): the client reconnects shortly.
-            conn.error("not_owner", str(exc), "hello")
+            conn.error("other_node", str(exc), "hello")
             conn.close(1013, "the table is on another node: try again")
             return
         if table is None:
