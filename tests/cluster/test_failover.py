@@ -22,7 +22,7 @@ from pishti.engine import card_text
 from pishti.records import loads_record, replay
 from server.players import leaks
 
-MATCHES = 6
+MATCHES = 4
 """Tables of four people played at once in the failover tests."""
 
 
