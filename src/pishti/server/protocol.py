@@ -31,6 +31,7 @@ ErrorCode = Literal[
     "unauthorized",
     "seat_gone",
     "not_found",
+    "other_node",
     "not_owner",
     "not_your_turn",
     "card_not_held",
