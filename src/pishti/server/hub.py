@@ -156,24 +156,32 @@ class Hub:
     # -- leases (PostgreSQL nodes) ---------------------------------------------------
 
     async def _renew_leases(self, leases: Leases) -> None:
-        """Renew this node's leases every ``ttl / 5`` seconds; drop the tables whose lease
-        is lost, hand over those another node asks for."""
+        """Renew this node's leases every ``ttl / 5`` seconds (:meth:`renew_leases`)."""
         while True:
             await asyncio.sleep(leases.renew_every)
-            held = dict(leases.held)
-            if not held:
-                continue
-            try:
-                kept, wanted = await self.store.renew(held)
-            except Exception as exc:
-                log.warning("renewing %d leases failed: %s", len(held), exc)
-                continue
-            lost = {t for t, epoch in held.items() if t not in kept and leases.held.get(t) == epoch}
-            if lost:
-                self._on_lease_lost(lost)
-            for table_id in wanted:
-                if leases.held.get(table_id) == held[table_id]:
-                    await self.hand_over(table_id)
+            await self.renew_leases()
+
+    async def renew_leases(self) -> None:
+        """Renew this node's leases once; drop the tables whose lease is lost, hand over
+        those another node asks for.  (A table being made or handed over is left out:
+        its lease row may not be committed yet.)  A database error is logged."""
+        leases = self.leases
+        if leases is None:
+            return
+        held = {t: e for t, e in leases.held.items() if t not in leases.releasing}
+        if not held:
+            return
+        try:
+            kept, wanted = await self.store.renew(held)
+        except Exception as exc:
+            log.warning("renewing %d leases failed: %s", len(held), exc)
+            return
+        lost = {t for t, epoch in held.items() if t not in kept and leases.held.get(t) == epoch}
+        if lost:
+            self._on_lease_lost(lost)
+        for table_id in wanted:
+            if leases.held.get(table_id) == held[table_id]:
+                await self.hand_over(table_id)
 
     async def hand_over(self, table_id: str) -> None:
         """Give a table another node asked for (:mod:`pishti.server.leases`): close its

@@ -276,14 +276,23 @@ class Registry:
         self.tables[table_id] = table
         if self.leases is not None:
             self.leases.held[table_id] = 1  # the lease is made with the table's row
+            # Not renewed before its row is committed (a renewal would find no row and
+            # take the lease for lost), and let go right after.
+            self.leases.releasing.add(table_id)
         token = secrets.token_urlsafe(24)
         seat = table.sit(name, hash_token(token), 0)
-        await self.writer.flush()
-        if self.leases is not None:
-            # Any node makes a table, but the load balancer sends its requests to one
-            # node by its id: let it go, for that node to take when first asked.
-            self.unload(table_id)
-            await self.store.release({table_id: self.leases.held.pop(table_id)})
+        try:
+            await self.writer.flush()
+            if self.leases is not None:
+                # Any node makes a table, but the load balancer sends its requests to one
+                # node by its id: let it go, for that node to take when first asked.
+                self.unload(table_id)
+                epoch = self.leases.held.pop(table_id, None)
+                if epoch is not None:
+                    await self.store.release({table_id: epoch})
+        finally:
+            if self.leases is not None:
+                self.leases.releasing.discard(table_id)
         return table, seat, token
 
     async def join(self, table: Table, name: str, seat: int | None) -> tuple[int, str]:
