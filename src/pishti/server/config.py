@@ -76,8 +76,8 @@ class ServerConfig:
             host name when None).  Unused on SQLite.
         lease_seconds: how long a table's lease lasts unless renewed, on the
             database's clock (PostgreSQL; :mod:`pishti.server.leases`).
-        db_retry: seconds a commit is tried again while the database cannot be
-            reached (a PostgreSQL restart); then its tables are dropped and reloaded.
+        db_retry: seconds a commit is tried again while PostgreSQL cannot be
+            reached (a restart); then its tables are dropped and reloaded.
         gc_sweep: None leaves Python's garbage collector as it is; a number of
             seconds freezes the heap every second and sweeps it that often
             (:class:`pishti.server.collector.Collector`; ``pishti serve``: 600).

@@ -81,7 +81,9 @@ class Hub:
             self._on_write_failure,
             leases=self.leases,
             on_lost=self._on_lease_lost,
-            retry_for=config.db_retry,
+            # PostgreSQL restarts and network cuts are waited out; SQLite is a local
+            # file, whose errors (a full disk) are not worth a minute's wait.
+            retry_for=config.db_retry if self.leases is not None else 0.0,
         )
         self._renewer: asyncio.Task[None] | None = None
         self.handed_over = 0
