@@ -57,6 +57,7 @@ global
 
 defaults
     mode http
+    maxconn 8000
     option forwardfor
     option redispatch
     retries 2
