@@ -76,7 +76,9 @@ class Seat:
         while loop.time() < end:
             try:
                 p.transport = await connect(self.ws_url, open_timeout=5, max_size=2**20)
-                await p.send({"type": "hello", "token": p.token, "last_seq": p.seq})
+                # A first hello asks for a snapshot; a later one for what was missed.
+                last_seq = p.seq if p.welcome is not None else None
+                await p.send({"type": "hello", "token": p.token, "last_seq": last_seq})
                 text = await asyncio.wait_for(p.transport.recv(), 10)
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidStatus, TimeoutError):
                 self.retries += 1
@@ -90,11 +92,12 @@ class Seat:
                 await asyncio.sleep(0.2)
                 continue
             assert message["type"] == "welcome", message
-            self.welcomes.append(message)
+            if p.welcome is not None:
+                self.welcomes.append(message)
+                self.reconnects += 1
             p.frames.append(message)
             p.messages.append(message)
             p.apply(message)
-            self.reconnects += 1
             return
         raise TimeoutError(f"seat {p.seat} could not reconnect in {timeout} s")
 
@@ -127,6 +130,10 @@ async def table_of_four(base: str, ws: str, seed: int, target: int = 51) -> tupl
     seats = []
     for n, token in enumerate(tokens):
         p = Player(await connect(url, max_size=2**20), token, rng=random.Random(seed * 10 + n))
-        await p.hello()
-        seats.append(Seat(p, url))
+        await p.transport.close()
+        seat = Seat(p, url)
+        # Retried like a reconnect: a node that just came back may be handed the
+        # table meanwhile (other_node, 1013).
+        await seat.rejoin()
+        seats.append(seat)
     return table_id, seats
