@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pishti.cli import arena, play, replay, serve, simulate  # noqa: F401  (registers the subcommands)
+from pishti.cli import analyse, arena, play, replay, serve, simulate  # noqa: F401  (registers the subcommands)
 from pishti.cli.app import app
 
 

@@ -238,6 +238,17 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     async def invite(table_id: str) -> Response:
         return _page(f"Table {table_id}.")
 
+    @app.get("/r/{table_id}/{match}", include_in_schema=False)
+    async def replay_page(table_id: str, match: str) -> Response:
+        """The replay of a finished match; its record comes from ``/api/tables/{id}/record``,
+        which gives none of a match still played (R7.7)."""
+        return _page(f"Replay of match {match} of table {table_id}.")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_file_page() -> Response:
+        """The replay viewer for a record file opened in the browser (nothing uploaded)."""
+        return _page("Replay a match record.")
+
     @app.get("/how-to-play", include_in_schema=False)
     async def how_to_play() -> Response:
         return _page("How to play.")

@@ -3,7 +3,7 @@
 // game (the API and the table's WebSocket) always stays online and a new
 // version of the client is used as soon as it is served.
 
-const CACHE = "pishti-client-v1";
+const CACHE = "pishti-client-v2";
 const FILES = [
   "/",
   "/static/css/app.css",
@@ -20,6 +20,8 @@ const FILES = [
   "/static/js/screens/table.js",
   "/static/js/screens/end.js",
   "/static/js/screens/howto.js",
+  "/static/js/screens/replay.js",
+  "/static/js/replay/record.js",
   "/static/js/ui/clock.js",
   "/static/js/ui/countTable.js",
   "/static/js/ui/dom.js",

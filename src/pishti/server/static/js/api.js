@@ -52,6 +52,16 @@ export function recordUrl(tableId) {
   return `/api/tables/${encodeURIComponent(tableId)}/record`;
 }
 
+/** The record (R10) of finished match `number` (from 1) of a table; 409 while it is played. */
+export function getRecord(tableId, number) {
+  return call("GET", `${recordUrl(tableId)}?match=${encodeURIComponent(number)}`);
+}
+
+/** The replay page of finished match `number` of a table. */
+export function replayPath(tableId, number) {
+  return `/r/${encodeURIComponent(tableId)}/${number}`;
+}
+
 /** The table id in an invite link, a table path or a bare id; null if none. */
 export function tableIdFrom(text) {
   const value = String(text || "").trim();

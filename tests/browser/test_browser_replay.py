@@ -1,0 +1,178 @@
+"""After the match: its replay in the browser, stepped through by keyboard and checked
+against the record (R10); a record file opened from disk; no record of a match in play."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from driver import COUNT_ROWS, READ_COUNT, Player, replay_json
+from test_browser_accessibility import AUDIT, AXE
+
+from pishti.engine import card_text
+from pishti.records import MatchRecord, read_record, replay
+
+DESKTOP = {"width": 1280, "height": 800}
+
+READ_STEP = """() => ({
+  where: [document.querySelector('#replay-where').dataset.deck,
+          document.querySelector('#replay-where').dataset.play].map(Number),
+  hands: [...document.querySelectorAll('.replay-hand')].map(e => e.dataset.hand),
+  pile: document.querySelector('#replay-pile').dataset.pile,
+  outcome: document.querySelector('#replay-last').dataset.outcome,
+  scores: [...document.querySelectorAll('.replay-team')].map(e => Number(e.dataset.score)),
+  count: !!document.querySelector('#replay-count'),
+})"""
+
+
+def _state(record: MatchRecord, deck: int, plays: int) -> dict[str, Any]:
+    """The hands and the pile after ``plays`` plays of deck ``deck`` (from 0), by the engine."""
+    cut = dataclasses.replace(record.decks[deck], plays=record.decks[deck].plays[:plays])
+    match = replay(MatchRecord(record.players, record.target, (*record.decks[:deck], cut)))
+    d = match.decks[deck]
+    return {
+        "hands": [" ".join(card_text(c) for c in hand) for hand in d.hands],
+        "pile": " ".join(card_text(c) for c in d.pile),
+    }
+
+
+@pytest.fixture(scope="module")
+def finished(browser: Any, server: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One two-player match against a bot, played to its end in the browser."""
+    context = browser.new_context(base_url=server, viewport=DESKTOP, accept_downloads=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    player = Player(page)
+    player.create_table("Alice", players=2, target=51)
+    player.add_bot(1, "novice")
+    player.start()
+    player.play_match()
+    table_id = page.url.rstrip("/").split("/")[-1]
+    path = player.download_record(tmp_path_factory.mktemp("record"))
+    yield page, table_id, path
+    context.close()
+
+
+def test_the_replay_stepped_by_keyboard_shows_the_record(finished: Any, server: str) -> None:
+    page, table_id, path = finished
+    record = read_record(path)
+    counts = replay_json(path)["decks"]
+    page.click("#open-replay")
+    page.wait_for_url(f"**/r/{table_id}/1")
+    page.wait_for_selector("#replay-where")
+    first = page.evaluate(READ_STEP)
+    assert first["where"] == [1, 0]
+    assert first["hands"] == _state(record, 0, 0)["hands"]
+    assert page.inner_text(".replay-seat[data-seat='0'] .replay-name b") == "Alice"
+    page.locator("#replay-next").focus()
+    checked = 0
+    for deck, deck_record in enumerate(record.decks):
+        for plays in range(1, len(deck_record.plays) + 1):
+            page.keyboard.press("ArrowRight")
+            if plays % 11 and plays != len(deck_record.plays):
+                continue
+            shown = page.evaluate(READ_STEP)
+            assert shown["where"] == [deck + 1, plays]
+            if plays < 48:
+                assert {k: shown[k] for k in ("hands", "pile")} == _state(record, deck, plays)
+                checked += 1
+            else:  # the deck's end: its count, as the engine counts it (R5.5)
+                assert shown["count"] and shown["pile"] == ""
+                assert shown["scores"] == counts[deck]["totals"]
+                table = page.evaluate(READ_COUNT, ["#replay-count .count-table", list(COUNT_ROWS)])
+                for team in (0, 1):
+                    want = counts[deck]["teams"][team]
+                    assert table["teams"][team]["points"] == str(want["points"])
+                    assert table["teams"][team]["cards"] == str(want["cards"])
+                    assert table["teams"][team]["totals"] == str(counts[deck]["totals"][team])
+        if deck + 1 < len(record.decks):
+            page.keyboard.press("ArrowRight")  # into the next deck, as dealt
+            assert page.evaluate(READ_STEP)["where"] == [deck + 2, 0]
+    assert checked >= 4 * len(record.decks)
+    # Past the end nothing moves; Home and End jump; a link opens one exact play.
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(READ_STEP)["where"] == [len(record.decks), 48]
+    page.keyboard.press("Home")
+    assert page.evaluate(READ_STEP)["where"] == [1, 0]
+    page.keyboard.press("End")
+    assert page.evaluate(READ_STEP)["where"] == [len(record.decks), 48]
+    page.goto(f"/r/{table_id}/1#d1p17")
+    page.wait_for_selector("#replay-where")
+    shown = page.evaluate(READ_STEP)
+    assert shown["where"] == [1, 17]
+    assert {k: shown[k] for k in ("hands", "pile")} == _state(record, 0, 17)
+    # Automatic play moves on by itself, and space stops it.
+    page.select_option("#replay-speed", "4")
+    page.click("#replay-auto")
+    page.wait_for_function("() => document.querySelector('#replay-where').dataset.play >= '19'")
+    page.keyboard.press(" ")
+    stopped = page.evaluate(READ_STEP)["where"]
+    page.wait_for_timeout(600)
+    assert page.evaluate(READ_STEP)["where"] == stopped
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AUDIT) == []
+
+
+def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str) -> None:
+    _page, _table_id, path = finished
+    record = read_record(path)
+    context = browser.new_context(
+        base_url=server, viewport={"width": 390, "height": 844}, locale="tr-TR"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto("/replay")
+        page.wait_for_selector("#record-file")
+        # A broken file is refused with the deck and play at fault, nothing shown.
+        broken = json.loads(path.read_text())
+        broken["decks"][0]["plays"][0] = broken["decks"][0]["plays"][1]
+        page.set_input_files(
+            "#record-file",
+            files=[
+                {
+                    "name": "broken.json",
+                    "mimeType": "application/json",
+                    "buffer": json.dumps(broken).encode(),
+                }
+            ],
+        )
+        page.wait_for_selector("#replay-problem")
+        assert "deck 1, play 1" in page.inner_text("#replay-problem")
+        page.set_input_files("#record-file", str(path))
+        page.wait_for_selector("#replay-where")
+        assert page.inner_text("#replay-title") == "Yeniden izleme"
+        page.keyboard.press("End")
+        shown = page.evaluate(READ_STEP)
+        assert shown["where"] == [len(record.decks), 48]
+        assert shown["scores"] == replay_json(path)["totals"]
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_no_record_of_a_match_in_play(server: str, browser: Any) -> None:
+    """R7.7: a table whose match is being played gives no record, and its replay page says so."""
+    context = browser.new_context(base_url=server, viewport=DESKTOP)
+    page = context.new_page()
+    try:
+        player = Player(page)
+        player.create_table("Bob", players=2, target=51)
+        player.add_bot(1, "novice")
+        player.start()
+        table_id = page.url.rstrip("/").split("/")[-1]
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(f"{server}/api/tables/{table_id}/record?match=1")
+        assert info.value.code == 409
+        viewer = context.new_page()
+        viewer.goto(f"/r/{table_id}/1")
+        viewer.wait_for_selector("#replay-problem")
+        assert "still being played" in viewer.inner_text("#replay-problem")
+        assert viewer.locator("#replay-where").count() == 0
+    finally:
+        context.close()
