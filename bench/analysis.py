@@ -45,18 +45,26 @@ def play_match(seed: int) -> MatchRecord:
 
 
 def timing(runs: int) -> None:
-    """Print the median time of an analysis with 1 and 2 workers (alternating)."""
+    """Print the median wall time of an analysis with 1 and 2 workers (alternating),
+    and the median CPU seconds of the one-worker run (this process's own time, which
+    other work on a busy machine barely changes)."""
     record = play_match(1)
     plays = sum(len(d.plays) for d in record.decks)
     print(f"match: {len(record.decks)} decks, {plays} plays, default {SAMPLES} samples a play")
     times: dict[int, list[float]] = {1: [], 2: []}
-    for _ in range(runs):
+    cpu: list[float] = []
+    for run in range(runs):
         for jobs in (2, 1):
             start = time.perf_counter()
+            start_cpu = time.process_time()
             analyse_record(record, jobs=jobs)
             times[jobs].append(time.perf_counter() - start)
+            if jobs == 1:
+                cpu.append(time.process_time() - start_cpu)
+            print(f"  run {run + 1}, {jobs} worker(s): {times[jobs][-1]:.1f} s", flush=True)
     for jobs, values in times.items():
-        print(f"  {jobs} worker(s): median {statistics.median(values):.1f} s over {runs} runs")
+        print(f"{jobs} worker(s): median {statistics.median(values):.1f} s over {runs} runs")
+    print(f"1 worker: median {statistics.median(cpu):.1f} CPU seconds")
 
 
 def agreement(positions: int) -> None:

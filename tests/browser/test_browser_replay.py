@@ -7,12 +7,14 @@ import dataclasses
 import json
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from driver import COUNT_ROWS, READ_COUNT, Player, replay_json
 from test_browser_accessibility import AUDIT, AXE
 
+from conftest import start_server, stop_server
 from pishti.engine import card_text
 from pishti.records import MatchRecord, read_record, replay
 
@@ -38,6 +40,17 @@ def _state(record: MatchRecord, deck: int, plays: int) -> dict[str, Any]:
         "hands": [" ".join(card_text(c) for c in hand) for hand in d.hands],
         "pile": " ".join(card_text(c) for c in d.pile),
     }
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """This module's server: analyses with a small budget (4 sampled decks a play,
+    the expert 1), so that one takes seconds."""
+    proc, base = start_server(
+        tmp_path_factory.mktemp("replay-server"), "--analysis-samples", "4", "1"
+    )
+    yield base
+    stop_server(proc)
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +128,45 @@ def test_the_replay_stepped_by_keyboard_shows_the_record(finished: Any, server: 
     assert page.evaluate(READ_STEP)["where"] == stopped
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(AUDIT) == []
+
+
+def test_the_analysis_asked_for_and_shown(finished: Any, server: str) -> None:
+    page, table_id, _path = finished
+    page.goto(f"/r/{table_id}/1#d1p0")
+    page.wait_for_selector("#analysis-ask")
+    page.click("#analysis-ask")
+    page.wait_for_selector("#analysis-summary", timeout=180_000)
+    with urllib.request.urlopen(f"{server}/api/tables/{table_id}/analysis?match=1") as r:
+        body = json.load(r)
+    assert body["status"] == "done"
+    analysis = body["analysis"]
+    assert (analysis["samples"], analysis["expert_samples"]) == (4, 1)
+    rows = page.locator("#analysis-summary tbody tr")
+    assert rows.count() == 2
+    seat0 = analysis["seats"][0]
+    assert (
+        rows.nth(0).locator("td").nth(0).inner_text()
+        == f"{seat0['matches_expert']}/{seat0['choices']}"
+    )
+    # Step to each chosen play: the expert's card, the mark and every card's bar.
+    for play in (1, 2, 7):
+        page.goto(f"/r/{table_id}/1#d1p{play}")
+        page.wait_for_selector("#analysis-play[data-expert]")
+        entry = analysis["decks"][0]["plays"][play - 1]
+        shown = page.locator("#analysis-play")
+        assert shown.get_attribute("data-expert") == entry["expert"]
+        assert shown.get_attribute("data-mark") == (entry["mark"] or "")
+        if not entry["forced"]:
+            bars = page.locator(".analysis-bars li")
+            assert [bars.nth(i).get_attribute("data-card") for i in range(bars.count())] == [
+                c["card"] for c in entry["cards"]
+            ]
+    # Asking again gives the stored analysis.
+    request = urllib.request.Request(
+        f"{server}/api/tables/{table_id}/analysis?match=1", method="POST"
+    )
+    with urllib.request.urlopen(request) as r:
+        assert r.status == 200 and json.load(r)["analysis"] == analysis
 
 
 def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str) -> None:

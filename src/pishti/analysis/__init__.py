@@ -5,7 +5,14 @@ one seat's view (R7.7); :mod:`pishti.analysis.match` analyses a whole record
 (R10) into the JSON form of docs/bots.md.
 """
 
-from pishti.analysis.match import analyse_deck, analyse_record, total_plays
+from pishti.analysis.match import analyse_deck, analyse_record, analysis_json, total_plays
 from pishti.analysis.position import CardValue, card_values
 
-__all__ = ["CardValue", "analyse_deck", "analyse_record", "card_values", "total_plays"]
+__all__ = [
+    "CardValue",
+    "analyse_deck",
+    "analyse_record",
+    "analysis_json",
+    "card_values",
+    "total_plays",
+]

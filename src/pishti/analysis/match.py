@@ -209,6 +209,18 @@ def analyse_record(
                 decks.append(result)
                 if progress is not None:
                     progress(len(result))
+    return analysis_json(record, decks, samples, seed, expert_samples)
+
+
+def analysis_json(
+    record: MatchRecord,
+    decks: list[list[dict[str, Any]]],
+    samples: int,
+    seed: int,
+    expert_samples: int = EXPERT_SAMPLES,
+) -> dict[str, Any]:
+    """The analysis JSON form (docs/bots.md) of ``record`` from each deck's
+    :func:`analyse_deck` result, in deck order."""
     return {
         "format": FORMAT,
         "players": record.players,

@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from pishti.server.analyses import Analyses, AnalysisBusy
 from pishti.server.asgi import ServerApp
 from pishti.server.collector import Collector
 from pishti.server.config import ServerConfig
@@ -89,6 +90,13 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     """
     config = config or ServerConfig()
     the_hub = hub or Hub(config)
+    analyses = Analyses(
+        the_hub.store,
+        workers=config.analysis_workers,
+        queue=config.analysis_queue,
+        samples=config.analysis_samples,
+        expert_samples=config.analysis_expert_samples,
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -102,6 +110,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         finally:
             if collector is not None:
                 collector.stop()
+            await analyses.close()
             await the_hub.stop()
 
     app = FastAPI(
@@ -218,6 +227,58 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
                 "Content-Disposition": f'attachment; filename="pishti-{table_id}-{number}.json"'
             },
         )
+
+    async def _finished_record(table_id: str, match: str) -> tuple[int, str]:
+        """``(number, record JSON)`` of finished match ``match`` of a table.
+
+        Raises:
+            ApiError: 400 a bad number, 404 no such table or match, 409 a match
+                still played (R7.7).
+        """
+        if not (match.isascii() and match.isdigit() and len(match) <= 9):
+            raise ApiError(400, "bad_request", "match: must be a match number (1, 2, ...)")
+        number = int(match)
+        table = await _table(table_id)
+        if not 1 <= number <= table.match_no:
+            raise ApiError(404, "not_found", f"no match {match} at this table")
+        found = await the_hub.store.record(table_id, number)
+        if found is None:
+            raise ApiError(409, "not_finished", f"match {number} is on: no analysis yet (R7.7)")
+        return found
+
+    @app.get("/api/tables/{table_id}/analysis")
+    async def get_analysis(table_id: str, match: str) -> Response:
+        """The expert's analysis of finished match ``match`` (docs/bots.md) once
+        computed: ``200 {"status": "done", "analysis": {...}}``; while it waits or
+        runs, ``202`` with its status (``queued`` and ``position``, or ``running``);
+        ``404 not_requested`` when nobody asked for it."""
+        number, _record = await _finished_record(table_id, match)
+        stored = await the_hub.store.analysis(table_id, number)
+        if stored is not None:
+            return Response(
+                '{"status": "done", "analysis": ' + stored + "}", media_type="application/json"
+            )
+        status = analyses.status((table_id, number))
+        if status is None:
+            raise ApiError(404, "not_requested", "nobody asked for this analysis: POST to start it")
+        return JSONResponse(status, status_code=500 if status["status"] == "failed" else 202)
+
+    @app.post("/api/tables/{table_id}/analysis", status_code=202)
+    async def request_analysis(table_id: str, match: str) -> Response:
+        """Ask for the expert's analysis of finished match ``match``: computed in the
+        server's worker processes (one at a time, in the order asked); answers as
+        ``GET`` does (``200`` when already stored; ``503 busy`` when the queue is full)."""
+        number, record = await _finished_record(table_id, match)
+        stored = await the_hub.store.analysis(table_id, number)
+        if stored is not None:
+            return Response(
+                '{"status": "done", "analysis": ' + stored + "}", media_type="application/json"
+            )
+        try:
+            status = analyses.request((table_id, number), record)
+        except AnalysisBusy as exc:
+            raise ApiError(503, "busy", str(exc), {"Retry-After": "60"}) from None
+        return JSONResponse(status, status_code=202)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The database: tables, their change logs and finished match records (SQLAlchemy 2).
 
-Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
+The tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
 
 - ``tables``: one row per table: settings, the secret seed of its deals, status.
 - ``table_log``: every change of every table, in order (``n`` from 0), as JSON,
@@ -9,6 +9,8 @@ Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
   of a database made before the column existed read as version 1).  Replaying
   a table's log rebuilds it exactly (:meth:`pishti.server.table.Table.restore`).
 - ``match_records``: the R10 record of every finished match.
+- ``match_analyses``: the expert's analysis of a finished match, once asked for
+  and computed (:mod:`pishti.server.analyses`; its JSON form is in docs/bots.md).
 
 SQLite runs in WAL mode, checkpointed by a :class:`~pishti.server.checkpointer.Checkpointer`;
 each :meth:`Store.write` is one transaction.
@@ -72,6 +74,15 @@ records_t = sa.Table(
     sa.Column("match", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("record", sa.Text, nullable=False),
     sa.Column("finished", sa.Float, nullable=False),
+)
+
+analyses_t = sa.Table(
+    "match_analyses",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("match", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("analysis", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
 )
 
 
@@ -400,3 +411,32 @@ class Store:
             return None if row is None else (row.match, row.record)
 
         return await self._run(find)
+
+    async def analysis(self, table_id: str, match: int) -> str | None:
+        """The stored analysis JSON of finished match ``match`` of a table, or None."""
+        query = sa.select(analyses_t.c.analysis).where(
+            analyses_t.c.table_id == table_id, analyses_t.c.match == match
+        )
+
+        def find() -> str | None:
+            with self.engine.connect() as conn:
+                return conn.execute(query).scalar()
+
+        return await self._run(find)
+
+    async def save_analysis(self, table_id: str, match: int, analysis: str) -> None:
+        """Store the analysis JSON of a finished match (kept when one is already stored:
+        the same record, samples and seed give the same analysis)."""
+
+        def save() -> None:
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        sa.insert(analyses_t).values(
+                            table_id=table_id, match=match, analysis=analysis, created=time.time()
+                        )
+                    )
+            except sa.exc.IntegrityError:
+                pass  # another server process stored it first
+
+        await self._run(save)

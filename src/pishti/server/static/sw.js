@@ -22,6 +22,7 @@ const FILES = [
   "/static/js/screens/howto.js",
   "/static/js/screens/replay.js",
   "/static/js/replay/record.js",
+  "/static/js/replay/analysis.js",
   "/static/js/ui/clock.js",
   "/static/js/ui/countTable.js",
   "/static/js/ui/dom.js",

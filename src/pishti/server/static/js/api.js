@@ -57,6 +57,16 @@ export function getRecord(tableId, number) {
   return call("GET", `${recordUrl(tableId)}?match=${encodeURIComponent(number)}`);
 }
 
+/** The expert's analysis of finished match `number`: `{status: "done", analysis}`, or its place. */
+export function getAnalysis(tableId, number) {
+  return call("GET", `/api/tables/${encodeURIComponent(tableId)}/analysis?match=${encodeURIComponent(number)}`);
+}
+
+/** Ask the server for the analysis of finished match `number` (answers as getAnalysis). */
+export function requestAnalysis(tableId, number) {
+  return call("POST", `/api/tables/${encodeURIComponent(tableId)}/analysis?match=${encodeURIComponent(number)}`);
+}
+
 /** The replay page of finished match `number` of a table. */
 export function replayPath(tableId, number) {
   return `/r/${encodeURIComponent(tableId)}/${number}`;

@@ -6,6 +6,7 @@ import { onLanguageChange, t } from "./i18n.js";
 import { EndScreen } from "./screens/end.js";
 import { HowToScreen } from "./screens/howto.js";
 import { LobbyScreen } from "./screens/lobby.js";
+import { AnalysisPanel } from "./replay/analysis.js";
 import { ReplayScreen } from "./screens/replay.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
@@ -117,9 +118,11 @@ export class App {
       screen.names = names;
       return record;
     };
+    const panel = new AnalysisPanel(tableId, number, () => this.screen && this.screen.render());
     const screen = this.show("replay", ReplayScreen, {
       load,
       title: t("replay.title_match", { n: number }),
+      analysis: panel,
     });
   }
 

@@ -27,7 +27,7 @@ export class ReplayScreen {
     this.load = load; // async () => record JSON, or null for "open a file"
     this.names = names;
     this.title = title;
-    this.analysis = analysis; // optional: ({record, deckIndex, play}) => node
+    this.analysis = analysis; // optional: an AnalysisPanel (the server's analysis)
     this.replay = null;
     this.deck = 0;
     this.play = 0;
@@ -375,7 +375,7 @@ export class ReplayScreen {
         Array.from({ length: players }, (_, s) => this.seatPanel(step, s)),
         this.board(step),
       ),
-      this.analysis ? this.analysis({ replay: this.replay, deck: this.deck, play: this.play }) : null,
+      this.analysis ? this.analysis.node({ deck: this.deck, play: this.play, name: (s) => this.name(s) }) : null,
       atEnd ? h("div", { class: "replay-count", id: "replay-count" }, countTable(this.tableInfo(), deck.count, null)) : null,
     );
     if (focused) document.getElementById(focused)?.focus();
@@ -387,6 +387,7 @@ export class ReplayScreen {
 
   destroy() {
     clearInterval(this.timer);
+    if (this.analysis) this.analysis.destroy();
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("hashchange", this.onHash);
   }
