@@ -8,7 +8,9 @@ a FastAPI application; the table WebSockets go straight to the hub
 from __future__ import annotations
 
 import html
+import json
 import math
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,7 +27,8 @@ from pishti.server.asgi import ServerApp
 from pishti.server.collector import Collector
 from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
-from pishti.server.protocol import CreateTable, JoinTable, explain
+from pishti.server.people import identity_hash
+from pishti.server.protocol import IDENTITY_PATTERN, CreateTable, JoinTable, explain
 from pishti.server.ratelimit import AddressLimiter
 from pishti.server.table import Table, TableError, TableSettings
 from pishti.server.views import lobby_json, no_table
@@ -158,6 +161,76 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
                 {"Retry-After": str(math.ceil(wait))},
             )
 
+    async def _claim(key: str, name: str, table: Table, seat: int) -> None:
+        """Remember the browser identity (its hash only) that took ``seat``."""
+        await the_hub.writer.flush()  # the table's row is there first
+        await the_hub.store.claim_seat(
+            identity_hash(key), name.strip(), table.table_id, seat, table.match_no
+        )
+
+    def _identity(request: Request) -> str:
+        """The hash of the request's ``X-Pishti-Identity`` key.
+
+        Raises:
+            ApiError: 400 no key, or not of the key's form.
+        """
+        key = request.headers.get("x-pishti-identity", "")
+        if not re.fullmatch(IDENTITY_PATTERN, key):
+            raise ApiError(
+                400, "bad_request", "X-Pishti-Identity: the browser's identity key is missing"
+            )
+        return identity_hash(key)
+
+    @app.get("/api/me")
+    async def my_history(request: Request) -> dict[str, Any]:
+        """The history, figures and rating of the browser's identity."""
+        found = await the_hub.store.history(_identity(request))
+        if found is None:
+            raise ApiError(404, "not_found", "this browser has played no match yet")
+        return found
+
+    @app.get("/api/me/export")
+    async def my_records(request: Request) -> Response:
+        """Every finished match of the browser's identity as JSON lines, one a match:
+        ``{"table_id", "match", "seat", "finished", "record"}`` (R10)."""
+        rows = await the_hub.store.records_of(_identity(request))
+        lines = [
+            json.dumps(
+                {
+                    "table_id": r["table_id"],
+                    "match": r["match"],
+                    "seat": r["seat"],
+                    "finished": r["finished"],
+                    "record": json.loads(r["record"]),
+                }
+            )
+            for r in rows
+        ]
+        return Response(
+            "".join(line + "\n" for line in lines),
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": 'attachment; filename="pishti-matches.jsonl"'},
+        )
+
+    @app.delete("/api/me")
+    async def forget_me(request: Request) -> dict[str, Any]:
+        """Delete the browser's identity, its seats and rating; its name in the
+        finished matches' players is removed."""
+        if not await the_hub.store.forget(_identity(request)):
+            raise ApiError(404, "not_found", "this browser has played no match yet")
+        return {"deleted": True}
+
+    @app.get("/api/leaderboard")
+    async def leaderboard(min_matches: int = 3) -> dict[str, Any]:
+        """Every bot level and every person with at least ``min_matches`` rated
+        matches, best first (docs/server.md, "History and ratings")."""
+        if not 0 <= min_matches <= 1000:
+            raise ApiError(400, "bad_request", "min_matches: from 0 to 1000")
+        return {
+            "min_matches": min_matches,
+            "players": await the_hub.store.leaderboard(min_matches),
+        }
+
     async def _table(table_id: str) -> Table:
         table = await the_hub.table(table_id)
         if table is None:
@@ -170,6 +243,8 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         _limit(request)
         settings = TableSettings(body.players, body.target, body.tempo)
         table, seat, token = await the_hub.create_table(body.name, settings)
+        if body.identity is not None:
+            await _claim(body.identity, body.name, table, seat)
         return {
             "table_id": table.table_id,
             "seat": seat,
@@ -199,6 +274,8 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         except TableError as exc:
             code = "match_started" if exc.code == "bad_state" else exc.code
             raise ApiError(_HTTP_STATUS.get(exc.code, 409), code, exc.message) from None
+        if body.identity is not None:
+            await _claim(body.identity, body.name, table, seat)
         return {"seat": seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
@@ -309,6 +386,16 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     async def replay_file_page() -> Response:
         """The replay viewer for a record file opened in the browser (nothing uploaded)."""
         return _page("Replay a match record.")
+
+    @app.get("/me", include_in_schema=False)
+    async def me_page() -> Response:
+        """The browser identity's history page."""
+        return _page("Your matches.")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> Response:
+        """The ratings of people and bot levels."""
+        return _page("Leaderboard.")
 
     @app.get("/how-to-play", include_in_schema=False)
     async def how_to_play() -> Response:

@@ -9,6 +9,8 @@ The tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
   of a database made before the column existed read as version 1).  Replaying
   a table's log rebuilds it exactly (:meth:`pishti.server.table.Table.restore`).
 - ``match_records``: the R10 record of every finished match.
+- ``identities``, ``seat_identities``, ``match_players``, ``ratings``: people's
+  history and everyone's rating (:mod:`pishti.server.people`).
 - ``match_analyses``: the expert's analysis of a finished match, once asked for
   and computed (:mod:`pishti.server.analyses`; its JSON form is in docs/bots.md).
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,9 +40,13 @@ from typing import Any, TypeVar
 import filelock
 import sqlalchemy as sa
 
+from pishti.records import MatchRecord
 from pishti.server.changes import LOG_VERSION
 from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
+from pishti.server.people import People, SeatHolder
 from pishti.server.table import TableSettings
+
+logger = logging.getLogger(__name__)
 
 metadata = sa.MetaData()
 
@@ -75,6 +82,9 @@ records_t = sa.Table(
     sa.Column("record", sa.Text, nullable=False),
     sa.Column("finished", sa.Float, nullable=False),
 )
+
+people = People(metadata)
+"""The identities, finished matches' players and ratings (:mod:`pishti.server.people`)."""
 
 analyses_t = sa.Table(
     "match_analyses",
@@ -195,6 +205,17 @@ class StoredTable:
     versions: list[int]
 
 
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """A match that ended in a batch: its table, number, record and who held each seat."""
+
+    table_id: str
+    match: int
+    record: MatchRecord
+    holders: list[SeatHolder]
+    finished: float
+
+
 @dataclass(slots=True)
 class WriteBatch:
     """What one transaction writes.
@@ -203,13 +224,15 @@ class WriteBatch:
     (:meth:`add_change` builds them); ``statuses``: the
     new status of each table whose status changed (a table's row is written
     only then, not on every move); ``records``: rows of
-    ``match_records``.
+    ``match_records``; ``finished``: the matches those records end, for the
+    players' history and ratings (:mod:`pishti.server.people`).
     """
 
     new_tables: list[dict[str, Any]] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
     statuses: dict[str, str] = field(default_factory=dict)
     records: list[dict[str, Any]] = field(default_factory=list)
+    finished: list[FinishedMatch] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(self.new_tables or self.log or self.statuses or self.records)
@@ -356,6 +379,15 @@ class Store:
                 )
             if batch.records:
                 conn.execute(sa.insert(records_t), batch.records)
+        for done in batch.finished:
+            # Its own transaction: history and ratings never hold up or undo a record.
+            try:
+                with self.engine.begin() as conn:
+                    people.finish_match(
+                        conn, done.table_id, done.match, done.record, done.holders, done.finished
+                    )
+            except Exception:
+                logger.exception("the history of match %s of table %s", done.match, done.table_id)
 
     async def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its changes, or None if there is none."""
@@ -440,3 +472,51 @@ class Store:
                 pass  # another server process stored it first
 
         await self._run(save)
+
+    async def claim_seat(
+        self, identity: str, name: str, table_id: str, seat: int, since_match: int
+    ) -> None:
+        """Remember that the identity hash ``identity`` took ``seat`` of a table under
+        ``name``, for its matches after the first ``since_match``."""
+
+        def claim() -> None:
+            with self.engine.begin() as conn:
+                people.claim_seat(conn, identity, name, table_id, seat, since_match)
+
+        await self._run(claim)
+
+    async def history(self, identity: str) -> dict[str, Any] | None:
+        """The page of an identity hash (:meth:`People.history`), or None when unknown."""
+
+        def read() -> dict[str, Any] | None:
+            with self.engine.connect() as conn:
+                return people.history(conn, identity)
+
+        return await self._run(read)
+
+    async def leaderboard(self, min_matches: int) -> list[dict[str, Any]]:
+        """Bot levels and people with at least ``min_matches`` rated matches, best first."""
+
+        def read() -> list[dict[str, Any]]:
+            with self.engine.connect() as conn:
+                return people.leaderboard(conn, min_matches)
+
+        return await self._run(read)
+
+    async def records_of(self, identity: str) -> list[dict[str, Any]]:
+        """Every finished match of an identity hash with its R10 record, oldest first."""
+
+        def read() -> list[dict[str, Any]]:
+            with self.engine.connect() as conn:
+                return people.records(conn, identity, records_t)
+
+        return await self._run(read)
+
+    async def forget(self, identity: str) -> bool:
+        """Delete an identity hash and its history (:meth:`People.forget`)."""
+
+        def forget() -> bool:
+            with self.engine.begin() as conn:
+                return people.forget(conn, identity)
+
+        return await self._run(forget)

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pishti.records import dumps_record
-from pishti.server.store import Store, WriteBatch
+from pishti.server.people import SeatHolder
+from pishti.server.store import FinishedMatch, Store, WriteBatch
 from pishti.server.table import Commit
 
 log = logging.getLogger("pishti.server.writer")
@@ -128,13 +129,18 @@ class Writer:
             if commit.status_changed:
                 out.statuses[table_id] = commit.status
             if commit.record is not None:
+                now = time.time()
                 out.records.append(
                     {
                         "table_id": table_id,
                         "match": commit.match_no,
                         "record": dumps_record(commit.record),
-                        "finished": time.time(),
+                        "finished": now,
                     }
+                )
+                holders = [SeatHolder(s.kind, s.name, s.level, s.left) for s in commit.table.seats]
+                out.finished.append(
+                    FinishedMatch(table_id, commit.match_no, commit.record, holders, now)
                 )
         return out
 

@@ -21,6 +21,8 @@ const FILES = [
   "/static/js/screens/end.js",
   "/static/js/screens/howto.js",
   "/static/js/screens/replay.js",
+  "/static/js/screens/me.js",
+  "/static/js/screens/leaderboard.js",
   "/static/js/replay/record.js",
   "/static/js/replay/analysis.js",
   "/static/js/ui/clock.js",

@@ -5,7 +5,9 @@ import { ApiError, getRecord, getTable, joinTable } from "./api.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { EndScreen } from "./screens/end.js";
 import { HowToScreen } from "./screens/howto.js";
+import { LeaderboardScreen } from "./screens/leaderboard.js";
 import { LobbyScreen } from "./screens/lobby.js";
+import { MeScreen } from "./screens/me.js";
 import { AnalysisPanel } from "./replay/analysis.js";
 import { ReplayScreen } from "./screens/replay.js";
 import { StartScreen } from "./screens/start.js";
@@ -57,6 +59,8 @@ export class App {
     if (match) this.openTable(match[1]);
     else if (replay) this.openReplay(replay[1], Number(replay[2]));
     else if (/^\/replay\/?$/.test(location.pathname)) this.show("replay", ReplayScreen, { load: null });
+    else if (/^\/me\/?$/.test(location.pathname)) this.show("me", MeScreen, {});
+    else if (/^\/leaderboard\/?$/.test(location.pathname)) this.show("leaderboard", LeaderboardScreen, {});
     else if (/^\/how-to-play\/?$/.test(location.pathname)) this.show("howto", HowToScreen, {});
     else {
       const notice = this.notice;

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -228,3 +229,92 @@ def test_no_record_of_a_match_in_play(server: str, browser: Any) -> None:
         assert viewer.locator("#replay-where").count() == 0
     finally:
         context.close()
+
+
+def _api(server: str, path: str, key: str, method: str = "GET") -> Any:
+    request = urllib.request.Request(
+        server + path, method=method, headers={"X-Pishti-Identity": key}
+    )
+    with urllib.request.urlopen(request) as r:
+        return json.load(r)
+
+
+def test_two_browsers_keep_their_own_history_and_ratings(open_page: Any, server: str) -> None:
+    """Alice and Bob, each in a browser of their own, play each other with a bot each;
+    each sees their own history; the winner's rating goes up; Alice deletes hers."""
+    alice = Player(open_page(label="alice"))
+    link = alice.create_table("Alice", players=4, target=51)
+    bob = Player(open_page(label="bob"))
+    bob.sit_by_link(link, "Bob", 1)
+    alice.page.wait_for_selector(".lobby-seat[data-seat='1'] >> text=Bob")
+    alice.add_bot(2, "standard")
+    alice.add_bot(3, "novice")
+    alice.start()
+    bob.page.wait_for_selector(".table-screen .hand")
+    done: set[str] = set()
+    deadline = time.monotonic() + 600
+    while len(done) < 2:
+        assert time.monotonic() < deadline, "the match did not end"
+        acted = False
+        for name, player in (("alice", alice), ("bob", bob)):
+            if name in done:
+                continue
+            now = player.peek()
+            if now == "end":
+                done.add(name)
+            elif now == "count":
+                player.take_count()
+            elif now == "turn":
+                player.play_turn()
+            else:
+                continue
+            acted = True
+        if not acted:
+            time.sleep(0.03)
+    keys = {
+        name: p.page.evaluate("() => localStorage.getItem('pishti.identity')")
+        for name, p in (("alice", alice), ("bob", bob))
+    }
+    assert keys["alice"] != keys["bob"] and all(len(k) == 43 for k in keys.values())
+    winner = int(alice.page.get_attribute("#end-title", "data-winner") or "-1")
+    assert winner in (0, 1)  # Alice's team is 0 (seats 0, 2), Bob's 1 (seats 1, 3)
+    pages = {}
+    for name, player in (("alice", alice), ("bob", bob)):
+        page = player.page
+        page.goto("/me")
+        page.wait_for_selector("#me-matches")
+        rows = page.locator("#me-matches tbody tr")
+        assert rows.count() == 1
+        assert page.get_attribute("#me-figures", "data-matches") == "1"
+        pages[name] = _api(server, "/api/me", keys[name])
+        assert page.inner_text("#me-name").count("Alice" if name == "alice" else "Bob") == 1
+    a, b = pages["alice"]["matches"][0], pages["bob"]["matches"][0]
+    assert (a["seat"], b["seat"]) == (0, 1) and a["table_id"] == b["table_id"]
+    assert [p["name"] for p in a["opponents"]] == ["Bob", None]
+    assert a["opponents"][1] == {"seat": 3, "kind": "bot", "name": None, "level": "novice"}
+    assert a["result"] == ("win" if winner == 0 else "loss")
+    assert b["result"] == ("win" if winner == 1 else "loss")
+    won, lost = (a, b) if winner == 0 else (b, a)
+    assert won["rating_after"] > won["rating_before"] and won["rating_after"] > lost["rating_after"]
+    board = json.load(urllib.request.urlopen(f"{server}/api/leaderboard?min_matches=1"))
+    names = {p.get("name") or p["level"] for p in board["players"]}
+    assert {"Alice", "Bob", "standard", "novice"} <= names
+    # Export: Alice's records, one JSON line a match.
+    export = urllib.request.Request(
+        f"{server}/api/me/export", headers={"X-Pishti-Identity": keys["alice"]}
+    )
+    with urllib.request.urlopen(export) as r:
+        lines = r.read().decode().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["seat"] == 0
+    # Alice deletes her identity: her page is empty, Bob's match no longer names her.
+    page = alice.page
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#me-delete")
+    page.wait_for_selector("#me-deleted")
+    with pytest.raises(urllib.error.HTTPError) as info:
+        _api(server, "/api/me", keys["alice"])
+    assert info.value.code == 404
+    assert _api(server, "/api/me", keys["bob"])["matches"][0]["opponents"][0]["name"] is None
+    page.goto("/leaderboard")
+    page.wait_for_selector("#leaderboard")
+    assert "Alice" not in page.inner_text("#leaderboard")
