@@ -1,8 +1,9 @@
 """Match records (R10): write the record of a match, read one back, check it.
 
 A record is a JSON object ``{"players", "target", "decks": [{"dealer",
-"middle", "deals", "plays"}]}`` holding every card of every deck.  It is
-never given to anyone at the match while it is played (R7.7).
+"middle", "deals", "plays"}]}`` holding every card of every deck, and, for a
+match dealt by R11, its seeds (``"fair"``).  It is never given to anyone at the
+match while it is played (R7.7).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, TypeGuard
 
 from pishti.engine.cards import Card, card_text, parse_card
 from pishti.engine.errors import CardError
+from pishti.engine.fair import SEAT_SEED_BYTES, SERVER_SEED_BYTES, FairSeeds
 from pishti.engine.match import Match
 from pishti.records.errors import RecordError
 
@@ -33,15 +35,21 @@ class DeckRecord:
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
-    """A parsed match record (R10): ``players`` 4 or 2, ``target`` in points, its decks."""
+    """A parsed match record (R10): ``players`` 4 or 2, ``target`` in points, its decks.
+
+    ``fair``: the seeds of a match dealt by R11 and the commitment published
+    before it (R11.9), or None (a record without seeds cannot be verified).
+    """
 
     players: int
     target: int
     decks: tuple[DeckRecord, ...]
+    fair: FairSeeds | None = None
+    commitment: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         """Return the R10 JSON form, cards as text (R1.2)."""
-        return {
+        out: dict[str, Any] = {
             "players": self.players,
             "target": self.target,
             "decks": [
@@ -54,12 +62,28 @@ class MatchRecord:
                 for d in self.decks
             ],
         }
+        if self.fair is not None:
+            out["fair"] = fair_json(self.fair, self.commitment)
+        return out
 
 
-def match_record(match: Match) -> MatchRecord:
-    """Return the record of ``match``, finished or not (R10).
+def fair_json(seeds: FairSeeds, commitment: str | None = None) -> dict[str, Any]:
+    """The record's ``"fair"`` object (R11.9): match number, seeds in hex, commitment
+    (the one published, else the SHA-256 of the server seed)."""
+    return {
+        "match": seeds.match,
+        "server_seed": seeds.server_seed.hex(),
+        "commitment": seeds.commitment if commitment is None else commitment,
+        "seat_seeds": [s.hex() for s in seeds.seat_seeds],
+    }
 
-    It holds every hidden card: never give it to a seat of a match in play (R7.7).
+
+def match_record(match: Match, fair: FairSeeds | None = None) -> MatchRecord:
+    """Return the record of ``match``, finished or not (R10), with the seeds it was
+    dealt from (R11.9) when ``fair`` is given.
+
+    It holds every hidden card and the server seed: never give it to a seat of a
+    match in play (R7.7).
     """
     return MatchRecord(
         players=match.players,
@@ -68,6 +92,7 @@ def match_record(match: Match) -> MatchRecord:
             DeckRecord(deck.dealer, deck.middle, deck.deals, tuple(deck.plays))
             for deck in match.decks
         ),
+        fair=fair,
     )
 
 
@@ -139,7 +164,39 @@ def parse_record(data: Any) -> MatchRecord:
             for n, t in enumerate(_list(raw.get("plays", []), "plays", i), start=1)
         )
         decks.append(DeckRecord(dealer, middle, tuple(deals), plays))
-    return MatchRecord(players, target, tuple(decks))
+    fair, commitment = _fair(data.get("fair"), players)
+    return MatchRecord(players, target, tuple(decks), fair, commitment)
+
+
+def _hex(value: Any, size: int, what: str) -> bytes:
+    if not isinstance(value, str) or len(value) != 2 * size:
+        raise RecordError(f"fair: {what} must be {size} bytes in hex, not {value!r}")
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise RecordError(f"fair: {what} must be {size} bytes in hex, not {value!r}") from None
+
+
+def _fair(data: Any, players: int) -> tuple[FairSeeds | None, str | None]:
+    """Read a record's ``"fair"`` object (R11.9), or (None, None) when it has none."""
+    if data is None:
+        return None, None
+    if not isinstance(data, dict):
+        raise RecordError("fair must be a JSON object")
+    match = data.get("match", 1)
+    if not _int(match) or match < 1:
+        raise RecordError(f"fair: match must be a number from 1, not {match!r}")
+    server_seed = _hex(data.get("server_seed"), SERVER_SEED_BYTES, "server_seed")
+    commitment = data.get("commitment")
+    if not isinstance(commitment, str):
+        raise RecordError(f"fair: commitment must be text, not {commitment!r}")
+    seats = data.get("seat_seeds")
+    if not isinstance(seats, list) or len(seats) != players:
+        raise RecordError(f"fair: seat_seeds must be a list of {players} seeds")
+    seat_seeds = tuple(
+        _hex(seed, SEAT_SEED_BYTES, f"seat seed {n}") for n, seed in enumerate(seats)
+    )
+    return FairSeeds(server_seed, seat_seeds, match), commitment
 
 
 def loads_record(text: str | bytes) -> MatchRecord:

@@ -1,0 +1,44 @@
+"""``pishti verify FILE``: check that a record's deals come from its published seeds (R11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pishti.cli.app import app, fail
+from pishti.records import RecordError, read_record, replay
+from pishti.records.verify import NotVerifiable, verify_record
+
+
+@app.command("verify")
+def verify_command(
+    file: Annotated[Path, typer.Argument(help="A match record (R10 JSON) with its seeds (R11).")],
+) -> None:
+    """Check a match record's deals against its seeds (R11.9).
+
+    Prints one line for the commitment, one for the first dealer and one per
+    deck: ``ok``, or ``DIFFERS`` and exactly where.  Exits with status 0 when
+    everything agrees, 1 when something differs, when the record is broken
+    or illegal (R10), or when it holds no seeds and cannot be verified.
+    """
+    try:
+        record = read_record(file)
+        replay(record)
+        checks = verify_record(record)
+    except NotVerifiable as exc:
+        raise fail(f"{file}: cannot be verified: {exc}") from None
+    except RecordError as exc:
+        raise fail(f"{file}: {exc}") from None
+    for check in checks:
+        typer.echo(check.line())
+    bad = [c for c in checks if not c.ok]
+    assert record.fair is not None  # verify_record raised otherwise
+    if bad:
+        typer.echo(f"NOT VERIFIED: {len(bad)} of {len(checks)} checks differ", err=True)
+        raise typer.Exit(1)
+    typer.echo(
+        f"verified: match {record.fair.match}, {len(record.decks)} decks dealt from the "
+        "published seeds (R11)"
+    )
