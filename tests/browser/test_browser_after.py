@@ -299,6 +299,14 @@ def test_two_browsers_keep_their_own_history_and_ratings(open_page: Any, server:
     board = json.load(urllib.request.urlopen(f"{server}/api/leaderboard?min_matches=1"))
     names = {p.get("name") or p["level"] for p in board["players"]}
     assert {"Alice", "Bob", "standard", "novice"} <= names
+    # Both pages pass the accessibility audit.
+    for path, ready in (("/me", "#me-matches"), ("/leaderboard", "#leaderboard")):
+        alice.page.goto(path)
+        alice.page.wait_for_selector(ready)
+        alice.page.add_script_tag(path=str(AXE))
+        assert alice.page.evaluate(AUDIT) == [], path
+    alice.page.goto("/me")
+    alice.page.wait_for_selector("#me-matches")
     # Export: Alice's records, one JSON line a match.
     export = urllib.request.Request(
         f"{server}/api/me/export", headers={"X-Pishti-Identity": keys["alice"]}
