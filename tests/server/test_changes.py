@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pishti.bots import LEVELS, make_bot
-from pishti.engine import Event, card_text
+from pishti.engine import card_text
 from pishti.server.changes import (
     KINDS,
     LOG_VERSION,
@@ -34,7 +34,7 @@ from pishti.server.changes import (
 from pishti.server.clock import VirtualScheduler
 from pishti.server.store import Store
 from pishti.server.table import CollectingSink, CorruptLog, Table, TableSettings, Timing
-from tests.server.test_table import BOT_DELAY, started
+from tests.server.test_table import BOT_DELAY, full_json, started
 
 LAYOUT = DeckLayout(
     2,
@@ -133,7 +133,7 @@ def _restore(changes: list[dict[str, object]], seed: str, versions: list[int] | 
 
 
 def _events(table: Table) -> list[tuple[int, object]]:
-    return [(n, p.as_json() if isinstance(p, Event) else p) for n, p in table.events]
+    return [(n, full_json(p)) for n, p in table.events]
 
 
 def test_a_log_of_this_version_replays_from_its_layouts_not_from_the_seed() -> None:
