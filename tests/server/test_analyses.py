@@ -27,8 +27,8 @@ def _short(plays: int) -> MatchRecord:
     return MatchRecord(record.players, record.target, decks)
 
 
-async def test_analyses_wait_their_turn_run_in_workers_and_are_stored(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+async def test_analyses_wait_their_turn_run_in_workers_and_are_stored(db_url: str) -> None:
+    store = Store(db_url)
     await store.open()
     analyses = Analyses(store, workers=2, queue=2, samples=2, expert_samples=1, seed=4)
     try:

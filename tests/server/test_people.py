@@ -63,8 +63,8 @@ def _finished(
     return WriteBatch(records=[row], finished=[FinishedMatch(table_id, 1, record, holders, when)])
 
 
-async def test_history_ratings_export_and_delete(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'p.db'}")
+async def test_history_ratings_export_and_delete(db_url: str) -> None:
+    store = Store(db_url)
     await store.open()
     try:
         record = read_record(RECORDS / "two_player_with_pishti.json")
