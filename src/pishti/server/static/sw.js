@@ -3,7 +3,7 @@
 // game (the API and the table's WebSocket) always stays online and a new
 // version of the client is used as soon as it is served.
 
-const CACHE = "pishti-client-v2";
+const CACHE = "pishti-client-v1";
 const FILES = [
   "/",
   "/static/css/app.css",
