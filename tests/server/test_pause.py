@@ -50,7 +50,7 @@ def test_the_count_holds_the_next_deal_until_the_person_continues() -> None:
     assert len(sink.commits) == commits
     assert pause_json(table) == {"deck": 0, "remaining": 0.1, "waiting": [0], "ready": []}
     table.continue_(0, 0)
-    assert [c.change["kind"] for c in sink.commits[commits:]] == ["ready", "deal"]
+    assert [c.change.as_json()["kind"] for c in sink.commits[commits:]] == ["ready", "deal"]
     assert types(sink.commits[commits:]) == ["ready", "deck_started", "cards_dealt", "clock"]
     assert table.match is not None and table.match.deck_number == 1
     assert pause_json(table) is None
@@ -70,7 +70,7 @@ def test_two_people_both_continue_or_15_seconds_pass() -> None:
     clock.advance(15.0)
     # Time is up: the deal comes without seat 0 (R7.8); no timeout was counted.
     assert not table.match.between_decks
-    deal = sink.commits[-1].change
+    deal = sink.commits[-1].change.as_json()
     assert (deal["kind"], deal["reason"], len(deal["decks"])) == ("deal", "time", 1)
     assert all(st.timeouts == 0 for st in table.seats)
 
@@ -81,9 +81,9 @@ def test_bots_autopilot_and_disconnected_seats_do_not_hold_the_pause() -> None:
     table.seats[0].autopilot = True  # as three timeouts in a row would (R7.3)
     play_to_the_count(table, clock, 0)
     assert table.match is not None and not table.match.between_decks
-    kinds = [c.change["kind"] for c in sink.commits[-2:]]
+    kinds = [c.change.as_json()["kind"] for c in sink.commits[-2:]]
     assert kinds == ["play", "deal"]
-    deal = sink.commits[-1].change
+    deal = sink.commits[-1].change.as_json()
     assert (deal["kind"], deal["reason"], len(deal["decks"])) == ("deal", "ready", 1)
 
 
@@ -122,7 +122,7 @@ def test_a_table_restored_during_the_pause_is_still_pausing() -> None:
     table, clock, sink = started(humans=2)
     play_to_the_count(table, clock, 2)
     table.continue_(0, 0)
-    changes = [c.change for c in sink.commits]
+    changes = [c.change.as_json() for c in sink.commits]
     again = restore(table, changes)
     assert again.match is not None and again.match.between_decks
     assert again.state.ready == {0}
@@ -136,7 +136,11 @@ def test_a_log_from_before_the_pause_still_replays() -> None:
     table.continue_(0, 0)
     for _ in range(20):
         clock.advance(BOT_DELAY)
-    old = [c.change for c in sink.commits if c.change["kind"] not in ("ready", "deal")]
+    old = [
+        c.change.as_json()
+        for c in sink.commits
+        if c.change.as_json()["kind"] not in ("ready", "deal")
+    ]
     old = [{k: v for k, v in change.items() if k != "decks"} for change in old]
     again = restore(table, old, [1] * len(old))
     assert again.match is not None and table.match is not None

@@ -137,9 +137,10 @@ class Commit:
     """One change of a table, handed to the sink to be committed, then told.
 
     Attributes:
-        table: the table.  index: the change's position in the table's log, from 0.
-        change: the change as stored (:meth:`Change.as_json`, of version
-            :data:`~pishti.server.changes.LOG_VERSION`).
+        table_id: the table's id.  index: the change's position in the table's log,
+            from 0.
+        change: the change (stored in version :data:`~pishti.server.changes.LOG_VERSION`,
+            with the layouts of the decks it dealt).
         events: the events it caused, numbered.
         status: the table's status after it.
         record: the finished match's record when this change ended a match, else None.
@@ -148,9 +149,9 @@ class Commit:
         seq: the number of the table's last event after the change.
     """
 
-    table: Table
+    table_id: str
     index: int
-    change: dict[str, Any]
+    change: Change
     events: list[Numbered]
     status: Status
     record: MatchRecord | None
@@ -569,9 +570,9 @@ class Table:
         if outcome.finished and self.match is not None:
             record = match_record(self.match)
         return Commit(
-            self,
+            self.table_id,
             index,
-            change.as_json(),
+            change,
             numbered,
             self.status,
             record,
@@ -584,6 +585,8 @@ class Table:
         """Apply ``change`` (checked already), hand it to the sink, re-arm the clocks.
         The table's actions and its :class:`~pishti.server.turns.Turns` call this."""
         commit = self._record(change)
+        if self.broken:
+            return  # dropped after a failed commit: the database's copy is read back
         self.sink(commit)
         self._after_commit()
 
