@@ -8,7 +8,8 @@ must do next comes back in the :class:`Outcome`: whether a seat got a new turn
 (its clock restarts), whether the match ended (its record is kept), and the
 layouts of the decks dealt (kept in the log).
 
-The change is trusted to be valid: the table's actions check it first (once),
+The change is trusted to be valid: the table's actions check it first (once; a
+play in :meth:`~pishti.server.table.Table.check_play`),
 and a replayed log is checked by the engine (a card not held, a play out of
 turn raise) and by :mod:`pishti.server.changes` (the row's shape).
 """
@@ -340,8 +341,10 @@ def _rematch(state: TableState, dealer: _Dealer) -> Outcome:
 
 
 def _play(state: TableState, change: Play, dealer: _Dealer) -> Outcome:
+    # Checked once before it was committed (Table.check_play); a replayed log's
+    # play is checked by the engine (a card not held, a play out of turn raise).
     seat, how, match = change.seat, change.how, state.match
-    if match is None or state.status != "playing":
+    if match is None:
         raise ValueError("no match is being played")
     st = state.seats[seat]
     events: list[Payload] = []

@@ -449,12 +449,38 @@ class Table:
                 event), ``not_your_turn``, ``bad_message`` (not a card),
                 ``card_not_held``.
         """
+        value = self.check_play(seat, card, seq)
+        self.commit(Play(seat, card_text(value), "player"))
+
+    def may_play(self, seat: int, card: object) -> bool:
+        """Whether a bot's card (``card``, whatever it chose) may be played for
+        ``seat`` now (:meth:`check_play`)."""
+        try:
+            self.check_play(seat, card)
+        except TableError:
+            return False
+        return True
+
+    def check_play(self, seat: int, card: object, seq: int | None = None) -> int:
+        """Whether ``seat`` may play ``card`` now; returns the card (R3.1, R7.3).
+
+        The one check of a play, for a person's (``card`` as text, ``seq`` the event
+        it answers) and for a bot's, a timeout's or the autopilot's (``card`` an int,
+        ``seq`` None), in the order docs/protocol.md gives.  The reducer applies a
+        checked play (the engine's own checks guard only a replayed log).
+
+        Raises:
+            TableError: ``bad_state`` (no match being played; a person's play for a
+                seat a bot plays), ``stale`` (``seq`` older than the event that gave
+                the turn, or newer than the last event), ``not_your_turn``,
+                ``bad_message`` (not a card), ``card_not_held``.
+        """
         match = self.match
         if self.status != "playing" or match is None:
             raise TableError("bad_state", "no match is being played")
-        if seq > self.seq:
+        if seq is not None and seq > self.seq:
             raise TableError("stale", f"event {seq} has not happened (the last is {self.seq})")
-        if seq < self.turn_seq:
+        if seq is not None and seq < self.turn_seq:
             raise TableError(
                 "stale",
                 f"this play answers event {seq}, from before the turn to play "
@@ -466,15 +492,21 @@ class Table:
             )
         if match.to_play != seat:
             raise TableError("not_your_turn", f"it is seat {match.to_play}'s turn")
-        if self.seats[seat].kind != "human":
+        if seq is not None and self.seats[seat].kind != "human":
             raise TableError("bad_state", f"seat {seat} is played by a bot")
-        try:
-            value = parse_card(card)
-        except CardError:
-            raise TableError("bad_message", f"not a card: {card!r}") from None
+        if isinstance(card, str):
+            try:
+                value = parse_card(card)
+            except CardError:
+                raise TableError("bad_message", f"not a card: {card!r}") from None
+        elif type(card) is int:  # True, or a numpy integer, is not a card (R1.1)
+            value = card
+        else:
+            raise TableError("bad_message", f"not a card: {card!r}")
         if value not in match.deck.hands[seat]:
-            raise TableError("card_not_held", f"seat {seat} does not hold {card_text(value)}")
-        self.commit(Play(seat, card_text(value), "player"))
+            shown = card_text(value) if 0 <= value < 52 else repr(value)
+            raise TableError("card_not_held", f"seat {seat} does not hold {shown}")
+        return value
 
     def continue_(self, seat: int, deck: int) -> None:
         """The player has read the count of ``deck`` and pressed Continue (R7.8); the

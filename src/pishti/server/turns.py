@@ -222,8 +222,7 @@ class Turns:
         def done(card: int) -> None:
             if self.closed or key != self._turn_key or table.to_play != seat:
                 return
-            # A plain int among the legal cards: True or a numpy integer is refused here.
-            if type(card) is not int or card not in view.legal_cards:
+            if not table.may_play(seat, card):
                 card = self._fallback(seat, level, view)
             self._turn_key = None
             table.commit(Play(seat, card_text(card), how))
@@ -244,7 +243,7 @@ class Turns:
             except Exception:
                 log.exception("table %s: the standard bot failed too", self.table.table_id)
             else:
-                if card in view.legal_cards:
+                if self.table.may_play(seat, card):
                     return card
         return view.legal_cards[0]
 
