@@ -45,7 +45,13 @@ from pishti.server.changes import (
     decode,
 )
 from pishti.server.clock import Scheduler
-from pishti.server.config import CLOSING_HOLD_SECONDS, HOLD_SECONDS, PAUSE_SECONDS, TEMPOS
+from pishti.server.config import (
+    CLOSING_HOLD_SECONDS,
+    HOLD_SECONDS,
+    PAUSE_RETURN_SECONDS,
+    PAUSE_SECONDS,
+    TEMPOS,
+)
 from pishti.server.events import Payload
 from pishti.server.protocol import ErrorCode, name_key
 from pishti.server.reducer import STANDARD, SeatState, Status, TableState, apply
@@ -123,6 +129,8 @@ class Timing:
         bot_delay: a bot's or the autopilot's pause before it plays.
         hold, closing_hold: the holds of R7.4 before scaling.
         pause: the longest pause between decks (R7.8) before scaling.
+        pause_return: how long the pause still waits for a person whose connection
+            dropped during it (a reload), before scaling.
     """
 
     scale: float = 1.0
@@ -130,6 +138,7 @@ class Timing:
     hold: float = HOLD_SECONDS
     closing_hold: float = CLOSING_HOLD_SECONDS
     pause: float = PAUSE_SECONDS
+    pause_return: float = PAUSE_RETURN_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -562,6 +571,7 @@ class Table:
         st = self.seats[seat]
         if st.kind == "human" and st.connected:
             self.turns.said_closing(seat, closing)
+            self.turns.dropped(seat)
             self.commit(Connected(seat, False))
 
     # -- checks ------------------------------------------------------------------
