@@ -262,12 +262,12 @@ def test_a_person_who_pressed_continue_and_reloads_is_waited_for_again() -> None
     assert not table.match.between_decks
 
 
-def test_one_who_drops_during_the_pause_and_stays_away_holds_it_up_5_seconds() -> None:
+def test_one_who_drops_during_the_pause_and_stays_away_holds_it_up_10_seconds() -> None:
     table, clock, sink = started(humans=2)
     play_to_the_count(table, clock, 2)
     table.continue_(1, 0)
     table.disconnect(0)
-    clock.advance(4.9)
+    clock.advance(9.9)
     assert table.match is not None and table.match.between_decks
     clock.advance(0.1)
     assert not table.match.between_decks
@@ -279,3 +279,19 @@ def test_a_bot_taking_a_seat_during_the_pause_is_told() -> None:
     play_to_the_count(table, clock, 2)
     table.leave(0)
     assert sink.commits[-1].events[-1][1] == PauseWaiting(0, (1,), ())
+
+
+def test_a_reload_whose_new_connection_replaces_the_old_is_waited_for_again() -> None:
+    # The new page's connection may come before the old one is seen closing: the
+    # seat is never disconnected, and is still waited for again.
+    table, clock, sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    table.continue_(0, 0)
+    table.connect(0)
+    assert sink.commits[-1].events[-1][1] == PauseWaiting(0, (0, 1), ())
+    table.continue_(1, 0)
+    assert table.match is not None and table.match.between_decks
+    table.continue_(0, 0)
+    assert not table.match.between_decks
+    table.connect(0)  # outside the pause a new connection changes nothing
+    assert sink.commits[-1].change.as_json()["kind"] == "deal"

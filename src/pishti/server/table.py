@@ -559,9 +559,14 @@ class Table:
             self.commit(Replace(seat, "left"))
 
     def connect(self, seat: int) -> None:
-        """A connection for ``seat`` opened (or came back within the hold, R7.4)."""
+        """A connection for ``seat`` opened (or came back within the hold, R7.4).
+
+        During the pause between decks a person whose page came back (a reload whose
+        new connection replaced the old one) is waited for again, Continue or not
+        before, and sees the count again (R7.8)."""
         st = self.seats[seat]
-        if st.kind == "human" and not st.connected:
+        returning = st.connected and self.state.pausing and seat in self.state.ready
+        if st.kind == "human" and (not st.connected or returning):
             self.turns.said_closing(seat, None)
             self.commit(Connected(seat, True))
 
