@@ -29,7 +29,7 @@ const EASE_MS = 110;
 const SNAP = 2e-3;
 /** Frame intervals (ms): the aim, and (at the fewest pixels, SLOW_RUNS times running) too slow. */
 const FRAME_MS = 33;
-const SLOW_MS = 250;
+const SLOW_MS = 500;
 const SLOW_RUNS = 3;
 /** Animated frames between two looks at the frame time. */
 const ADAPT_FRAMES = 20;
@@ -807,9 +807,10 @@ export class TableScene {
     return { ...this.toClient(top.obj.position), card: top.obj.userData.card };
   }
 
-  /** Whether every card has reached its place. */
-  settled() {
+  /** Whether every card has reached its place (`hand`: every card of your hand). */
+  settled(hand = false) {
     for (const item of this.items.values()) {
+      if (hand && !item.key.startsWith("h:")) continue;
       if (item.delay > 0 || item.dying) return false;
       if (item.obj.position.distanceToSquared(item.pos) > SNAP) return false;
     }
