@@ -72,16 +72,15 @@ function roundedRect(w, h, r) {
   return s;
 }
 
-/** A flat shape geometry lying on the felt (normal up), its UVs spanning w x h. */
-function flatGeometry(shape, w, h, up = true) {
+/** A flat shape geometry lying face up, its UVs spanning w x h. */
+function flatGeometry(shape, w, h) {
   const geo = new THREE.ShapeGeometry(shape, 4);
   const pos = geo.attributes.position;
   const uv = geo.attributes.uv;
   for (let i = 0; i < pos.count; i += 1) {
     uv.setXY(i, pos.getX(i) / w + 0.5, pos.getY(i) / h + 0.5);
   }
-  geo.rotateX(up ? -Math.PI / 2 : Math.PI / 2);
-  if (!up) geo.rotateY(Math.PI);
+  geo.rotateX(-Math.PI / 2);
   return geo;
 }
 
@@ -323,7 +322,7 @@ export class TableScene {
     const back = new THREE.PlaneGeometry(CARD_W, CARD_H);
     back.rotateX(Math.PI / 2);
     back.translate(0, -CARD_T / 2 - 0.001, 0);
-    const glow = flatGeometry(roundedRect(CARD_W + 0.12, CARD_H + 0.12, 0.14), CARD_W + 0.12, CARD_H + 0.12, true);
+    const glow = flatGeometry(roundedRect(CARD_W + 0.12, CARD_H + 0.12, 0.14), CARD_W + 0.12, CARD_H + 0.12);
     glow.translate(0, -CARD_T / 2 - 0.004, 0);
     const shade = new THREE.PlaneGeometry(CARD_W * 1.3, CARD_H * 1.25);
     shade.rotateX(-Math.PI / 2);
