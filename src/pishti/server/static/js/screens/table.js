@@ -371,8 +371,15 @@ export class TableScreen {
       }
       return;
     }
-    this.maybeContinue();
     const mine = state.seat !== null && pause.ready.includes(state.seat);
+    if (!mine && this.continued === pause.deck && pause.waiting.includes(state.seat)) {
+      // The table waits for this seat again (it came back during the pause): the
+      // count is shown again, and Continue is sent again once it is closed.
+      this.continued = null;
+      this.readDeck = null;
+      if (!this.dialog.open) this.showCount(pause.deck);
+    }
+    this.maybeContinue();
     const fresh = effects.some((e) => e.kind === "snapshot");
     if (fresh && !mine && !this.dialog.open && this.readDeck !== pause.deck) this.showCount(pause.deck);
   }
