@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pishti.cli import (  # noqa: F401  (registers the subcommands)
+    analyse,
     arena,
     cluster,
     play,

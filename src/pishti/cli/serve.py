@@ -14,8 +14,8 @@ from pishti.server.config import ServerConfig
 WS_MAX_SIZE = 64 * 1024
 """Frames over this many bytes are cut off by the WebSocket layer itself (code 1009);
 the server refuses frames over 4 KiB with a ``too_large`` error before that."""
-LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
-"""The values of ``--log-level``."""
+LogLevel = Literal["debug", "info", "warning", "error", "critical"]
+"""The values of ``--log-level`` (Typer checks them, in any case)."""
 DEFAULTS = ServerConfig()
 """The server's own defaults: the options below start from them, never repeat them."""
 
@@ -44,7 +44,7 @@ def serve_command(
         Path | None, typer.Option(help="Folder of the browser client (with index.html).")
     ] = None,
     log_level: Annotated[
-        str, typer.Option(help="debug, info, warning, error or critical.")
+        LogLevel, typer.Option(case_sensitive=False, help="How much the server logs.")
     ] = "info",
     time_scale: Annotated[
         float,
@@ -116,6 +116,20 @@ def serve_command(
             "every second, so play never pauses for one (0: Python's own collector).",
         ),
     ] = 600.0,
+    analysis_workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Worker processes that compute the expert's analysis of finished matches.",
+        ),
+    ] = DEFAULTS.analysis_workers,
+    analysis_samples: Annotated[
+        tuple[int, int],
+        typer.Option(
+            hidden=True,
+            help="Sampled decks per play of an analysis, and the expert's (tests: small).",
+        ),
+    ] = (DEFAULTS.analysis_samples, DEFAULTS.analysis_expert_samples),
 ) -> None:
     """Start the table server: HTTP and WebSockets on HOST:PORT, tables kept in a SQLite file."""
     import uvicorn
@@ -143,6 +157,8 @@ def serve_command(
         or not lease > 0
         or not header_timeout > 0
         or not bot_deadline > 0
+        or analysis_samples[0] < 2
+        or analysis_samples[1] < 1
     ):
         raise fail(
             "--bot-delay and --gc-sweep must be 0 or more, "
@@ -151,8 +167,6 @@ def serve_command(
             2,
         )
     proxies = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
-    if log_level.lower() not in LOG_LEVELS:
-        raise fail(f"--log-level must be one of: {', '.join(LOG_LEVELS)}", 2)
     web_dir = web
     if web_dir is None:
         packaged = Path(__file__).resolve().parent.parent / "server" / "static"
@@ -171,6 +185,9 @@ def serve_command(
         gc_sweep=gc_sweep or None,
         node=node,
         lease_seconds=lease,
+        analysis_workers=analysis_workers,
+        analysis_samples=analysis_samples[0],
+        analysis_expert_samples=analysis_samples[1],
     )
     try:
         check_database(config.db_url)

@@ -20,6 +20,9 @@ TIMEOUTS_TO_AUTOPILOT = 3
 """Timeouts in a row that put a seat on autopilot (R7.3)."""
 PAUSE_SECONDS = 15.0
 """The longest pause between decks, for everyone to read the count (R7.8)."""
+PAUSE_RETURN_SECONDS = 10.0
+"""How long the pause between decks still waits for a person whose connection
+dropped during it (a page reloaded), before it stops holding the deal up (R7.8)."""
 
 
 def database_url(db: str | None) -> str:
@@ -81,6 +84,11 @@ class ServerConfig:
         gc_sweep: None leaves Python's garbage collector as it is; a number of
             seconds freezes the heap every second and sweeps it that often
             (:class:`pishti.server.collector.Collector`; ``pishti serve``: 600).
+        analysis_workers: worker processes that compute the expert's analysis of
+            finished matches (:mod:`pishti.server.analyses`).
+        analysis_queue: analyses waiting or running at most; more are refused (503).
+        analysis_samples: sampled decks per play of an analysis (docs/bots.md).
+        analysis_expert_samples: the expert's sampled decks per move in an analysis.
     """
 
     db_url: str = database_url(None)
@@ -104,3 +112,7 @@ class ServerConfig:
     node: str | None = None
     lease_seconds: float = 5.0
     db_retry: float = 60.0
+    analysis_workers: int = 1
+    analysis_queue: int = 8
+    analysis_samples: int = 256
+    analysis_expert_samples: int = 128

@@ -243,7 +243,7 @@ class Hub:
         self.writer.submit(Item(commit=commit, after=partial(self._broadcast, commit)))
 
     def _broadcast(self, commit: Commit) -> None:
-        conns = self.conns.get(commit.table.table_id)
+        conns = self.conns.get(commit.table_id)
         if not conns or not commit.events:
             return
         targets = [(seat, conn) for seat, conn in conns.items() if conn.ready]

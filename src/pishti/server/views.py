@@ -35,6 +35,7 @@ from pishti.server.events import (
     MatchStarted,
     OwnerChanged,
     Paused,
+    PauseWaiting,
     Payload,
     ReadyPressed,
     RematchStarted,
@@ -129,6 +130,10 @@ def _paused(e: Paused) -> dict[str, Any]:
     return {"type": e.type, "deck": e.deck, "seconds": e.seconds, "waiting": list(e.waiting)}
 
 
+def _pause_waiting(e: PauseWaiting) -> dict[str, Any]:
+    return {"type": e.type, "deck": e.deck, "waiting": list(e.waiting), "ready": list(e.ready)}
+
+
 def _ready(e: ReadyPressed) -> dict[str, Any]:
     return {"type": e.type, "seat": e.seat}
 
@@ -157,6 +162,7 @@ TABLE_EVENTS: dict[type[TableEvent], TableView] = {
     RematchStarted: _public_table_event(_rematch),
     Paused: _public_table_event(_paused),
     ReadyPressed: _public_table_event(_ready),
+    PauseWaiting: _public_table_event(_pause_waiting),
 }
 """What a seat may see of each of the table's own events, as protocol JSON:
 ``TABLE_EVENTS[type](event, seat)``.  Each is public: none holds a card, a token

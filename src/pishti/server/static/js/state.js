@@ -142,6 +142,7 @@ function applyEvent(state, e, effects) {
       break;
     case "match_started":
       table.status = "playing";
+      table.match = e.match ?? table.match;
       table.players = e.players ?? table.players;
       table.target = e.target ?? table.target;
       table.tempo = e.tempo ?? table.tempo;
@@ -162,6 +163,14 @@ function applyEvent(state, e, effects) {
       state.pauseAt = performance.now();
       table.clock = null;
       effects.push({ kind: "pause", deck: e.deck });
+      break;
+    case "pause_waiting":
+      // Whom the pause waits for changed (R7.8); a person back is waited for again.
+      if (table.pause && table.pause.deck === e.deck) {
+        table.pause.waiting = [...(e.waiting || [])];
+        table.pause.ready = [...(e.ready || [])];
+      }
+      effects.push({ kind: "pause_waiting", deck: e.deck });
       break;
     case "ready":
       if (table.pause && !table.pause.ready.includes(e.seat)) table.pause.ready.push(e.seat);
