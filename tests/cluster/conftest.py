@@ -123,7 +123,12 @@ async def table_of_four(base: str, ws: str, seed: int, target: int = 51) -> tupl
         table_id = r.json()["table_id"]
         tokens = [r.json()["token"]]
         for seat in (1, 2, 3):
-            j = await http.post(f"/api/tables/{table_id}/join", json={"name": f"p{seat}"})
+            for _ in range(100):  # 503 other_node while the table moves: retry, as told
+                j = await http.post(f"/api/tables/{table_id}/join", json={"name": f"p{seat}"})
+                if j.status_code != 503:
+                    break
+                assert j.json()["error"]["code"] == "other_node"
+                await asyncio.sleep(0.2)
             assert j.status_code == 200, j.text
             tokens.append(j.json()["token"])
     url = f"{ws}/ws/tables/{table_id}"

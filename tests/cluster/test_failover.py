@@ -109,6 +109,7 @@ async def test_a_node_killed_mid_deck_its_tables_finish_on_the_others(
         f"{time.monotonic() - killed_at:.1f} s after the kill"
     )
     victim.start()  # back for the next tests
+    await asyncio.sleep(2)  # HAProxy marks it up (2 checks 0.5 s apart)
 
 
 def stats(url: str) -> dict[str, Any]:
