@@ -30,7 +30,9 @@ async def nodes(pg_url: str) -> AsyncIterator[tuple[Store, Store]]:
 
 def change(table_id: str, n: int, epoch: int) -> WriteBatch:
     batch = WriteBatch(fences={table_id: epoch})
-    batch.add_change(table_id, n, n + 1, {"kind": "sit", "seat": n})
+    batch.log.append(
+        {"table_id": table_id, "n": n, "seq": n + 1, "change": f'{{"kind":"sit","seat":{n}}}'}
+    )
     return batch
 
 
