@@ -213,6 +213,21 @@ class Rematch(_Strict):
     type: Literal["rematch"]
 
 
+def _seat_seed(value: str) -> str:
+    """Check a seat seed: 32 lower-case hex digits (16 bytes, R11.1)."""
+    if len(value) != 32 or any(c not in "0123456789abcdef" for c in value):
+        raise ValueError("must be 16 bytes as 32 lower-case hex digits")
+    return value
+
+
+class Seed(_Strict):
+    """``seed``: the player's own seed for the next match's deals (R11.1): 16 random
+    bytes as 32 lower-case hex digits, sent after the commitment was shown."""
+
+    type: Literal["seed"]
+    seed: Annotated[str, AfterValidator(_seat_seed)]
+
+
 class Ping(_Strict):
     """``ping``: answered by ``pong``."""
 
@@ -230,6 +245,7 @@ AnyClientMessage: TypeAlias = (
     | Leave
     | Closing
     | Rematch
+    | Seed
     | Ping
 )
 """Any one message a client may send."""
@@ -238,7 +254,7 @@ ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
     {"hello", "play", "take_over", "add_bot", "remove_bot", "start", "leave", "closing"}
-    | {"rematch", "ping", "continue"}
+    | {"rematch", "ping", "continue", "seed"}
 )
 
 

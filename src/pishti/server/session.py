@@ -26,6 +26,7 @@ from pishti.server.protocol import (
     Play,
     Rematch,
     RemoveBot,
+    Seed,
     Start,
     TakeOver,
     parse_message,
@@ -151,6 +152,8 @@ class Session:
                     table.start(seat)
                 case Rematch():
                     table.rematch(seat)
+                case Seed(seed=seed):
+                    table.give_seed(seat, seed)
                 case Closing():
                     conn.said_closing = True
                 case Leave():

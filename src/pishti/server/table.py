@@ -46,6 +46,7 @@ from pishti.server.changes import (
 )
 from pishti.server.clock import Scheduler
 from pishti.server.config import CLOSING_HOLD_SECONDS, HOLD_SECONDS, PAUSE_SECONDS, TEMPOS
+from pishti.server.fairness import draw_seat_seed, match_commitment
 from pishti.server.protocol import ErrorCode, name_key
 from pishti.server.reducer import (
     STANDARD,
@@ -241,6 +242,10 @@ class Table:
         self.turn_seq = 0
         self.log_size = 0
         self.events: deque[Numbered] = deque(maxlen=event_buffer)
+        self.seat_seeds: dict[int, str] = {}
+        """The seeds people sent for the next match (R11.1), by seat, in hex; kept in
+        memory until the match starts (a restart loses them: the client sends its
+        seed again with each welcome before a match)."""
         self.live = True
         self.closed = False
         self.broken = False
@@ -443,7 +448,7 @@ class Table:
         """
         self._check_owner(by)
         self._check_waiting()
-        self.commit(Start())
+        self.commit(Start(seeds=self._match_seeds()))
 
     def rematch(self, by: int) -> None:
         """The owner starts a new match at the table once the last one is over.
@@ -454,7 +459,7 @@ class Table:
         self._check_owner(by)
         if self.status != "finished":
             raise TableError("bad_state", "a rematch needs a finished match")
-        self.commit(Rematch())
+        self.commit(Rematch(seeds=self._match_seeds()))
 
     def play(self, seat: int, card: str, seq: int) -> None:
         """``seat``'s player plays ``card`` in answer to event ``seq`` (R3.1, R7.3).
@@ -510,6 +515,46 @@ class Table:
             raise TableError("stale", f"the pause is after deck {match.deck_number}, not {deck}")
         if seat not in self.state.ready:
             self.commit(Ready(seat))
+
+    def give_seed(self, seat: int, seed: str) -> None:
+        """``seat``'s player contributes its seed (16 bytes, 32 lower-case hex digits) to
+        the next match's deals (R11.1); a later seed replaces an earlier one.
+
+        Raises:
+            TableError: ``bad_state`` (a match is being played: its seeds are fixed),
+                ``bad_message`` (not 32 lower-case hex digits).
+        """
+        if self.status == "playing":
+            raise TableError("bad_state", "the seeds of the match being played are fixed")
+        if len(seed) != 32 or any(c not in "0123456789abcdef" for c in seed):
+            raise TableError("bad_message", "a seat seed is 16 bytes as 32 lower-case hex digits")
+        self.seat_seeds[seat] = seed
+
+    def _match_seeds(self) -> tuple[str, ...]:
+        """The seat seeds of the match about to start: each person's own, else drawn
+        by the server (bots, and people who sent none) (R11.1)."""
+        seeds = tuple(
+            self.seat_seeds[seat]
+            if seat in self.seat_seeds and self.seats[seat].kind == "human"
+            else draw_seat_seed()
+            for seat in range(self.players)
+        )
+        self.seat_seeds = {}
+        return seeds
+
+    def fair_json(self) -> dict[str, Any]:
+        """What is public of the provably fair deals (R11.1): the commitment and seat seeds
+        of the match being played (or the last one; null before the first and for a
+        match dealt before R11), and the commitment of the next match, to which the
+        seeds sent now contribute.  Never a server seed (R7.7)."""
+        fair = self.state.fair
+        return {
+            "match": self.match_no if fair is not None else None,
+            "commitment": fair.commitment if fair is not None else None,
+            "seat_seeds": [s.hex() for s in fair.seat_seeds] if fair is not None else None,
+            "next_match": self.match_no + 1,
+            "next_commitment": match_commitment(self.seed, self.match_no + 1),
+        }
 
     def pause_json(self) -> dict[str, Any] | None:
         """The pause between decks (R7.8): ``{"deck", "remaining", "waiting", "ready"}``
@@ -601,7 +646,7 @@ class Table:
         self.log_size += 1
         record = None
         if outcome.finished and self.match is not None:
-            record = match_record(self.match)
+            record = match_record(self.match, self.state.fair)
         return Commit(
             self,
             index,

@@ -92,7 +92,8 @@ def seat_copy(payload: Payload, seat: int) -> Event | dict[str, Any]:
 
 
 def lobby_json(table: Table) -> dict[str, Any]:
-    """The public lobby of ``GET /api/tables/{id}``: settings, status, owner and seats."""
+    """The public lobby of ``GET /api/tables/{id}``: settings, status, owner, seats and
+    the commitments and seat seeds of the provably fair deals (R11.1, never a server seed)."""
     s = table.settings
     return {
         "table_id": table.table_id,
@@ -103,6 +104,7 @@ def lobby_json(table: Table) -> dict[str, Any]:
         "owner_seat": table.owner,
         "match": table.match_no,
         "seats": [table.seat_json(seat) for seat in range(s.players)],
+        "fair": table.fair_json(),
     }
 
 
