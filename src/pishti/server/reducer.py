@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pishti.engine import Deck, Event, Match, deal_deck, parse_card, team_of
-from pishti.engine.fair import FairSeeds, fair_deck, fair_first_dealer
+from pishti.engine.fair import FairSeeds, commitment, fair_deck, fair_first_dealer
 from pishti.server.changes import (
     AddBot,
     Autopilot,
@@ -327,7 +327,11 @@ def _begin_match(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> 
         state.fair = FairSeeds(
             server_seed(state.seed, m), tuple(bytes.fromhex(s) for s in seeds), m
         )
-        announced = {"commitment": state.fair.commitment, "seat_seeds": list(seeds)}
+        announced = {
+            "commitment": state.fair.commitment,
+            "seat_seeds": list(seeds),
+            "next_commitment": commitment(server_seed(state.seed, m + 1)),
+        }
     state.match = Match(
         state.players,
         state.target,

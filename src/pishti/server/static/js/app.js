@@ -2,6 +2,7 @@
 // and ties the store, the socket and the screens together.
 
 import { ApiError, getTable, joinTable } from "./api.js";
+import { newSeatSeed } from "./fair.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { EndScreen } from "./screens/end.js";
 import { HowToScreen } from "./screens/howto.js";
@@ -202,6 +203,7 @@ export class App {
     if (this.screen.focusFirst && focusLost()) this.screen.focusFirst(state);
     document.title = this.title(state);
     for (const effect of effects) {
+      if ((effect.kind === "snapshot" || effect.kind === "over") && kind !== "playing") this.sendSeed(state);
       if (effect.kind === "resync") this.resync();
       else if (effect.kind === "error" && this.playAgain(state, effect)) continue;
       // A Continue that comes after the next deal has nothing to say (R7.8).
@@ -209,6 +211,15 @@ export class App {
         this.toast(errorText(effect));
       }
     }
+  }
+
+  /** Contribute this seat's own seed to the next match's deals (R11.1), once the
+   * commitment of that match has been shown (the welcome's table, or the last
+   * match_started's next_commitment). */
+  sendSeed(state) {
+    if (state.seat === null || state.seat === undefined || !this.socket) return;
+    const seed = newSeatSeed();
+    if (this.socket.send({ type: "seed", seed })) state.sentSeed = seed;
   }
 
   title(state) {

@@ -63,6 +63,11 @@ function takeSnapshot(state, body) {
   state.seq = body.seq ?? state.seq;
   state.table = copy(body.table);
   state.view = body.view ? copy(body.view) : null;
+  // R11: the commitment and seat seeds of the match on (or last played), as announced.
+  const fair = state.table && state.table.fair;
+  if (fair && fair.commitment && !(state.fair && state.fair.commitment === fair.commitment)) {
+    state.fair = { commitment: fair.commitment, seat_seeds: fair.seat_seeds, mySeed: null };
+  }
   if (state.table) {
     state.table.deck_counts = state.table.deck_counts || [];
     state.table.pause = state.table.pause || null;
@@ -148,6 +153,12 @@ function applyEvent(state, e, effects) {
       table.deck_counts = [];
       table.totals = [0, 0];
       table.winner = null;
+      // R11: what was announced before the first card, kept to check the record against.
+      state.fair = e.commitment
+        ? { commitment: e.commitment, seat_seeds: e.seat_seeds, mySeed: state.sentSeed || null }
+        : null;
+      state.sentSeed = null;
+      if (table.fair && e.next_commitment) table.fair.next_commitment = e.next_commitment;
       state.view = freshView(state);
       effects.push({ kind: "snapshot" });
       break;
