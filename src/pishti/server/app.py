@@ -238,6 +238,10 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     async def invite(table_id: str) -> Response:
         return _page(f"Table {table_id}.")
 
+    @app.get("/t/{table_id}/watch", include_in_schema=False)
+    async def watch(table_id: str) -> Response:
+        return _page(f"Watching table {table_id}.")
+
     @app.get("/how-to-play", include_in_schema=False)
     async def how_to_play() -> Response:
         return _page("How to play.")

@@ -290,6 +290,18 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
+class Watching:
+    """The owner allowed (``on``) or stopped spectators watching the table (R7.7)."""
+
+    KIND: ClassVar[str] = "watching"
+    on: bool
+
+    def as_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return {"kind": "watching", "on": self.on}
+
+
+@dataclass(frozen=True, slots=True)
 class Resume:
     """The server restarted: every connection is gone, the clock restarts (R7.1, R7.4)."""
 
@@ -302,14 +314,14 @@ class Resume:
 
 Change = (
     Sit | AddBot | Free | Start | Rematch | Play | Autopilot | Connected | Replace | Resume
-) | (Ready | Deal)
+) | (Ready | Deal | Watching)
 """Any change of a table."""
 
 KINDS: dict[str, type[Change]] = {
     cls.KIND: cls
     for cls in (
         *(Sit, AddBot, Free, Start, Rematch, Play, Autopilot, Connected, Replace, Resume),
-        *(Ready, Deal),
+        *(Ready, Deal, Watching),
     )
 }
 """Every kind of change, by the ``kind`` it is stored with."""
@@ -419,6 +431,8 @@ def decode(data: object, version: int) -> Change:
             return Resume()
         case "ready" if version >= 3:
             return Ready(_int(data, "seat"))
+        case "watching":
+            return Watching(_bool(data, "on"))
         case "deal" if version >= 3:
             return Deal(_choice(data, "reason", DEAL_REASONS), _decks(data, version))
     raise LogFormatError(f"unknown change {kind!r}")

@@ -75,6 +75,7 @@ class ServerConfig:
         gc_sweep: None leaves Python's garbage collector as it is; a number of
             seconds freezes the heap every second and sweeps it that often
             (:class:`pishti.server.collector.Collector`; ``pishti serve``: 600).
+        max_watchers: spectators one table takes at most (R7.7); one more is refused.
     """
 
     db_url: str = database_url(None)
@@ -95,3 +96,4 @@ class ServerConfig:
     http_rate: float = 0.5
     http_burst: float = 20.0
     gc_sweep: float | None = None
+    max_watchers: int = 200

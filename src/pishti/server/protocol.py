@@ -39,6 +39,9 @@ ErrorCode = Literal[
     "seat_taken",
     "table_full",
     "name_taken",
+    "spectator",
+    "watching_off",
+    "watchers_full",
 ]
 """Every ``error`` code the WebSocket may send (docs/protocol.md)."""
 
@@ -153,6 +156,22 @@ class Hello(_Strict):
     batch: bool = False
 
 
+class Watch(_Strict):
+    """``watch``: instead of ``hello``, watch the table as a spectator (no token, no seat);
+    ``last_seq`` and ``batch`` as in :class:`Hello`."""
+
+    type: Literal["watch"]
+    last_seq: Seq | None = None
+    batch: bool = False
+
+
+class SetWatching(_Strict):
+    """``watching``: the owner allows (``on``) or stops spectators at the table."""
+
+    type: Literal["watching"]
+    on: bool
+
+
 class Play(_Strict):
     """``play``: play ``card`` (R1.2 text) in answer to event ``seq``, the last one seen."""
 
@@ -236,6 +255,8 @@ class Ping(_Strict):
 
 AnyClientMessage: TypeAlias = (
     Hello
+    | Watch
+    | SetWatching
     | Play
     | TakeOver
     | Continue
@@ -254,7 +275,7 @@ ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
     {"hello", "play", "take_over", "add_bot", "remove_bot", "start", "leave", "closing"}
-    | {"rematch", "ping", "continue", "seed"}
+    | {"rematch", "ping", "continue", "seed", "watch", "watching"}
 )
 
 

@@ -36,6 +36,7 @@ from pishti.server.changes import (
     Resume,
     Sit,
     Start,
+    Watching,
 )
 from pishti.server.config import TIMEOUTS_TO_AUTOPILOT
 from pishti.server.fairness import server_seed
@@ -96,6 +97,8 @@ class TableState:
     """The longest pause between decks (R7.8), scaled like the clocks."""
     ready: set[int] = field(default_factory=set)
     """The seats that pressed Continue during the pause between decks (R7.8)."""
+    watching: bool = True
+    """Whether spectators may watch the table (the owner may turn it off)."""
     fair: FairSeeds | None = field(default=None, repr=False)
     """The seeds of the match being played (or the last one) when it is dealt by R11;
     None before the first match and for matches started before R11.  Secret (the
@@ -275,6 +278,9 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
             outcome = Outcome([{"type": "ready", "seat": change.seat}])
         case Deal():
             outcome = _deal_next(state)
+        case Watching():
+            state.watching = change.on
+            outcome = Outcome([{"type": "watching", "on": change.on}])
     return outcome
 
 

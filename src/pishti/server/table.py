@@ -42,6 +42,7 @@ from pishti.server.changes import (
     Resume,
     Sit,
     Start,
+    Watching,
     decode,
 )
 from pishti.server.clock import Scheduler
@@ -242,6 +243,8 @@ class Table:
         self.turn_seq = 0
         self.log_size = 0
         self.events: deque[Numbered] = deque(maxlen=event_buffer)
+        self.watchers = 0
+        """How many spectators watch the table now (kept by the hub, not in the log)."""
         self.seat_seeds: dict[int, str] = {}
         """The seeds people sent for the next match (R11.1), by seat, in hex; kept in
         memory until the match starts (a restart loses them: the client sends its
@@ -515,6 +518,17 @@ class Table:
             raise TableError("stale", f"the pause is after deck {match.deck_number}, not {deck}")
         if seat not in self.state.ready:
             self.commit(Ready(seat))
+
+    def set_watching(self, by: int, on: bool) -> None:
+        """The owner allows spectators (``on``) or stops them; stopping closes the
+        connections of those watching (the hub does).
+
+        Raises:
+            TableError: ``not_owner``.
+        """
+        self._check_owner(by)
+        if on != self.state.watching:
+            self.commit(Watching(on))
 
     def give_seed(self, seat: int, seed: str) -> None:
         """``seat``'s player contributes its seed (16 bytes, 32 lower-case hex digits) to

@@ -11,6 +11,7 @@ nowhere else.  Messages are JSON text, cards in the short form of R1.2.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -41,12 +42,12 @@ class UndeclaredEvent(Exception):
     """An event of a type whose visibility is not declared here: never sent (R7.7)."""
 
 
-def _public(event: Event, seat: int) -> Event:
+def _public(event: Event, seat: int | None) -> Event:
     """Every seat sees all of the event."""
     return event
 
 
-ENGINE_EVENTS: dict[type[Event], Callable[[Event, int], Event]] = {
+ENGINE_EVENTS: dict[type[Event], Callable[[Event, int | None], Event]] = {
     DeckStarted: event_for_seat,  # the three face-down middle cards are hidden (R2.2)
     CardsDealt: event_for_seat,  # a seat sees its own hand only
     PileCaptured: event_for_seat,  # face-down cards: only the team that took them (R7.7)
@@ -56,17 +57,18 @@ ENGINE_EVENTS: dict[type[Event], Callable[[Event, int], Event]] = {
     DeckCounted: _public,
     MatchOver: _public,
 }
-"""What a seat may see of each engine event: ``ENGINE_EVENTS[type](event, seat)``."""
+"""What a seat may see of each engine event: ``ENGINE_EVENTS[type](event, seat)``; ``seat``
+None is a spectator, who sees what is public only: no hand, never a face-down card (R7.7)."""
 
 PUBLIC_TABLE_EVENTS = frozenset(
     {"seat_changed", "owner_changed", "match_started", "clock", "timeout", "autopilot", "rematch"}
-    | {"pause", "ready"}
+    | {"pause", "ready", "watching"}
 )
 """The table's own events (their ``"type"``); each is public: none holds a card, a
 token or the seed."""
 
 
-def engine_copy(event: Event, seat: int) -> Event:
+def engine_copy(event: Event, seat: int | None) -> Event:
     """``seat``'s copy of an engine event (:data:`ENGINE_EVENTS`).
 
     Raises:
@@ -78,7 +80,7 @@ def engine_copy(event: Event, seat: int) -> Event:
     return rule(event, seat)
 
 
-def seat_copy(payload: Payload, seat: int) -> Event | dict[str, Any]:
+def seat_copy(payload: Payload, seat: int | None) -> Event | dict[str, Any]:
     """``seat``'s copy of an event: what the declared visibility of its type lets it see.
 
     Raises:
@@ -105,6 +107,8 @@ def lobby_json(table: Table) -> dict[str, Any]:
         "match": table.match_no,
         "seats": [table.seat_json(seat) for seat in range(s.players)],
         "fair": table.fair_json(),
+        "watching": table.state.watching,
+        "watchers": table.watchers,
     }
 
 
@@ -143,14 +147,21 @@ def table_json(table: Table) -> dict[str, Any]:
     return out
 
 
-def view_json(table: Table, seat: int) -> dict[str, Any] | None:
-    """The snapshot's ``view`` object: ``seat``'s R7.7 view, or None before the first match."""
+def view_json(table: Table, seat: int | None) -> dict[str, Any] | None:
+    """The snapshot's ``view`` object: ``seat``'s R7.7 view, or None before the first match.
+
+    ``seat`` None is a spectator: what every seat sees alike (seat 0's view without
+    its hand and without the face-down cards), so ``hand`` is empty and
+    ``face_down`` null (R7.7).
+    """
     if table.match is None:
         return None
-    v = seat_view(table.match, seat)
+    v = seat_view(table.match, 0 if seat is None else seat)
+    if seat is None:
+        v = dataclasses.replace(v, hand=(), face_down=None)
     return {
-        "seat": v.seat,
-        "team": v.team,
+        "seat": seat,
+        "team": None if seat is None else v.team,
         "players": v.players,
         "target": v.target,
         "deck": v.deck,
@@ -175,8 +186,9 @@ def view_json(table: Table, seat: int) -> dict[str, Any] | None:
     }
 
 
-def welcome_message(table: Table, seat: int, resumed: bool) -> str:
-    """The ``welcome`` message for ``seat``.
+def welcome_message(table: Table, seat: int | None, resumed: bool) -> str:
+    """The ``welcome`` message for ``seat`` (None: a spectator, with ``seat``, ``team``
+    null and ``watching`` true).
 
     With ``resumed`` false it carries the full snapshot (``table`` and ``view``);
     with ``resumed`` true they are null and the missed events follow it.
@@ -184,13 +196,15 @@ def welcome_message(table: Table, seat: int, resumed: bool) -> str:
     message: dict[str, Any] = {
         "type": "welcome",
         "seat": seat,
-        "team": team_of(seat),
-        "owner": table.owner == seat,
+        "team": None if seat is None else team_of(seat),
+        "owner": seat is not None and table.owner == seat,
         "seq": table.seq,
         "resumed": resumed,
         "table": None if resumed else table_json(table),
         "view": None if resumed else view_json(table, seat),
     }
+    if seat is None:
+        message["watching"] = True
     return dumps(message)
 
 
@@ -208,10 +222,10 @@ class EventRenderer:
         """Render ``item`` = ``(seq, payload)``."""
         self.item = item
         self._public: str | None = None
-        self._by_seat: dict[int, str] = {}
+        self._by_seat: dict[int | None, str] = {}
         self._message: dict[str, str] = {}
 
-    def fragment(self, seat: int) -> str:
+    def fragment(self, seat: int | None) -> str:
         """``seat``'s copy of the event with its number, as JSON text (R7.7)."""
         seq, payload = self.item
         if isinstance(payload, Event):
@@ -229,7 +243,7 @@ class EventRenderer:
             self._public = dumps({"seq": seq, "event": seat_copy(payload, seat)})
         return self._public
 
-    def for_seat(self, seat: int) -> str:
+    def for_seat(self, seat: int | None) -> str:
         """The ``event`` message text for ``seat`` (R7.7)."""
         fragment = self.fragment(seat)
         text = self._message.get(fragment)
@@ -256,11 +270,11 @@ class BatchRenderer:
         self.renderers = [EventRenderer(item) for item in items]
         self._frames: dict[tuple[str, ...], str] = {}
 
-    def messages(self, seat: int) -> list[str]:
+    def messages(self, seat: int | None) -> list[str]:
         """One ``event`` message per event, for ``seat``."""
         return [r.for_seat(seat) for r in self.renderers]
 
-    def batch(self, seat: int) -> str:
+    def batch(self, seat: int | None) -> str:
         """One ``events`` message with every event, for ``seat``."""
         fragments = tuple(r.fragment(seat) for r in self.renderers)
         text = self._frames.get(fragments)
@@ -268,6 +282,11 @@ class BatchRenderer:
             text = events_message(fragments)
             self._frames[fragments] = text
         return text
+
+
+def watchers_message(count: int) -> str:
+    """A ``watchers`` message: how many spectators watch the table now (not numbered)."""
+    return dumps({"type": "watchers", "count": count})
 
 
 def no_table(table_id: str) -> str:
