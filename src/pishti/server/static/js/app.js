@@ -52,7 +52,12 @@ export class App {
   route() {
     this.teardown();
     const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
+    const watch = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/watch\/?$/);
     if (match) this.openTable(match[1]);
+    else if (watch) {
+      this.tableId = watch[1];
+      this.connect(watch[1], null); // a spectator (R7.7)
+    }
     else if (/^\/how-to-play\/?$/.test(location.pathname)) this.show("howto", HowToScreen, {});
     else {
       const notice = this.notice;
@@ -169,6 +174,12 @@ export class App {
     this.socket = null;
     if (code === 1000) return; // we left
     this.destroyScreen();
+    if (!token) {
+      // A spectator: watching is off (4410) or the table has its spectators (4411).
+      this.store = null;
+      this.visit(tableId, t(code === 4411 ? "watch.full" : "watch.off"));
+      return;
+    }
     if (code === 4409) {
       // Another window took the seat: offer to take it back, never fight over it.
       this.root.replaceChildren(
@@ -277,6 +288,7 @@ export class App {
       takeOver: () => send({ type: "take_over" }),
       continue: (deck) => send({ type: "continue", deck }),
       rematch: () => send({ type: "rematch" }),
+      watching: (on) => send({ type: "watching", on }),
       leave: () => {
         const playing = this.store && this.store.state.table && this.store.state.table.status === "playing";
         send({ type: "leave" });

@@ -114,6 +114,11 @@ export function apply(state, msg) {
       applyEvent(state, msg.event || {}, effects);
       break;
     }
+    case "watchers":
+      // How many spectators watch the table (not a numbered event).
+      if (state.table) state.table.watchers = msg.count;
+      effects.push({ kind: "watchers" });
+      break;
     case "error":
       state.pending = null;
       effects.push({ kind: "error", code: msg.code, message: msg.message, ref: msg.ref });
@@ -141,6 +146,9 @@ function applyEvent(state, e, effects) {
       }
       break;
     }
+    case "watching":
+      table.watching = e.on;
+      break;
     case "owner_changed":
       table.owner_seat = e.owner_seat;
       state.owner = e.owner_seat === state.seat;
