@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pishti.bots import LEVELS, make_bot
-from pishti.engine import Event, card_text
+from pishti.engine import card_text
 from pishti.server.changes import (
     KINDS,
     LOG_VERSION,
@@ -29,12 +29,13 @@ from pishti.server.changes import (
     Resume,
     Sit,
     Start,
+    Watching,
     decode,
 )
 from pishti.server.clock import VirtualScheduler
 from pishti.server.store import Store
 from pishti.server.table import CollectingSink, CorruptLog, Table, TableSettings, Timing
-from tests.server.test_table import BOT_DELAY, started
+from tests.server.test_table import BOT_DELAY, full_json, started
 
 LAYOUT = DeckLayout(
     2,
@@ -63,6 +64,9 @@ LAYOUT = DeckLayout(
         Ready(2),
         Deal("time", (LAYOUT,)),
         Deal("ready"),
+        Start((LAYOUT,), ("ab" * 16, "cd" * 16, "ef" * 16, "01" * 16)),
+        Rematch(seeds=("00" * 16, "11" * 16)),
+        Watching(False),
     ],
 )
 def test_every_change_reads_back_from_its_stored_json(change: Change) -> None:
@@ -85,6 +89,7 @@ def test_every_kind_is_listed_once() -> None:
         "resume",
         "sit",
         "start",
+        "watching",
     ]
 
 
@@ -106,6 +111,9 @@ def test_a_deck_layout_is_stored_as_card_text() -> None:
         ({"kind": "play", "seat": "2", "card": "TD", "how": "bot"}, 2, "'seat' must be a whole"),
         ({"kind": "play", "seat": 2, "card": "TD", "how": "magic"}, 2, "'how' must be one of"),
         ({"kind": "connected", "seat": 2, "on": 1}, 2, "'on' must be true or false"),
+        ({"kind": "start", "seeds": ["AB" * 16]}, 3, "'seeds' must be a list of 32 lower-case"),
+        ({"kind": "start", "seeds": "ab"}, 3, "'seeds' must be a list of 32 lower-case"),
+        ({"kind": "watching"}, 3, "'on' must be true or false"),
         ({"kind": "start", "decks": [LAYOUT.as_json()]}, 1, "a version 1 change holds no decks"),
         ({"kind": "start", "decks": [{"dealer": 0, "middle": "ZZ", "deals": []}]}, 2, "ZZ"),
         (["kind", "start"], 2, "a change must be an object"),
@@ -133,7 +141,7 @@ def _restore(changes: list[dict[str, object]], seed: str, versions: list[int] | 
 
 
 def _events(table: Table) -> list[tuple[int, object]]:
-    return [(n, p.as_json() if isinstance(p, Event) else p) for n, p in table.events]
+    return [(n, full_json(p)) for n, p in table.events]
 
 
 def test_a_log_of_this_version_replays_from_its_layouts_not_from_the_seed() -> None:

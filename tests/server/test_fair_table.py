@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from pishti.engine import Event
 from pishti.engine.fair import commitment
 from pishti.records import loads_record
 from pishti.records.verify import verify_record
+from pishti.server.events import MatchStarted
 from pishti.server.fairness import server_seed
 from pishti.server.protocol import BadMessage, parse_message
 from pishti.server.table import Commit, Table, TableError, hash_token
-from pishti.server.views import lobby_json, seat_copy, welcome_message
+from pishti.server.views import event_json, fair_json, lobby_json, welcome_message
 from tests.server.test_table import make_table
 
 SEED_0 = "0f" * 16
@@ -37,9 +37,7 @@ def _messages(table: Table, commits: list[Commit]) -> list[str]:
     for commit in commits:
         for seq, payload in commit.events:
             for seat in range(table.players):
-                copy = seat_copy(payload, seat)
-                body = copy.as_json() if isinstance(copy, Event) else copy
-                out.append(json.dumps({"seq": seq, "event": body}))
+                out.append(json.dumps({"seq": seq, "event": event_json(payload, seat)}))
     return out
 
 
@@ -61,10 +59,10 @@ def test_two_matches_at_a_table_verify_and_keep_the_seed_secret(players: int) ->
     for match in (1, 2):
         secret = server_seed("fair-table", match).hex()
         started = next(
-            p
+            event_json(p, 0)
             for c in sink.commits
             for _, p in c.events
-            if isinstance(p, dict) and p["type"] == "match_started" and p["match"] == match
+            if isinstance(p, MatchStarted) and p.match == match
         )
         # R11.1: the commitment published before the seeds, and the seat seeds, announced
         assert started["commitment"] == commitment(server_seed("fair-table", match))
@@ -139,7 +137,7 @@ def test_a_restarted_server_deals_the_same_cards() -> None:
         (d.dealer, d.middle, d.deals) for d in table.match.decks
     ]
     assert restored.state.fair == table.state.fair
-    assert restored.fair_json() == table.fair_json()
+    assert fair_json(restored) == fair_json(table)
 
 
 @pytest.mark.parametrize(

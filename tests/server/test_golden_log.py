@@ -20,12 +20,13 @@ from pishti.engine import Event
 from pishti.server.clock import VirtualScheduler
 from pishti.server.store import Store, WriteBatch
 from pishti.server.table import CollectingSink, Table, Timing
+from pishti.server.views import table_event_json
 
 GOLDEN = Path(__file__).parent / "golden" / "table_log_v0.json"
 
 
 def payload_json(payload: Any) -> Any:
-    return payload.as_json() if isinstance(payload, Event) else payload
+    return payload.as_json() if isinstance(payload, Event) else table_event_json(payload, 0)
 
 
 async def test_a_log_written_by_the_first_server_restores_to_the_same_events(

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from pishti.bots import LEVELS, make_bot
-from pishti.engine import Event
 from pishti.server.clock import VirtualScheduler
+from pishti.server.events import ClockStarted, Paused
 from pishti.server.table import CollectingSink, Table, TableError
+from pishti.server.views import clock_json, pause_json
 
 from .test_table import BOT_DELAY, make_table, standard_card, started, types
 
@@ -41,32 +42,31 @@ def test_the_count_holds_the_next_deal_until_the_person_continues() -> None:
     kinds = types([counted])
     assert kinds[-2:] == ["deck_counted", "pause"]
     pause = counted.events[-1][1]
-    assert not isinstance(pause, Event)
-    assert pause == {"type": "pause", "deck": 0, "seconds": 15.0, "waiting": [0]}
+    assert pause == Paused(deck=0, seconds=15.0, waiting=(0,))
     # No clock runs during the pause, and no deck is dealt before 15 s.
-    assert table.to_play is None and table.clock() is None
+    assert table.to_play is None and clock_json(table) is None
     commits = len(sink.commits)
     clock.advance(14.9)
     assert len(sink.commits) == commits
-    assert table.pause_json() == {"deck": 0, "remaining": 0.1, "waiting": [0], "ready": []}
+    assert pause_json(table) == {"deck": 0, "remaining": 0.1, "waiting": [0], "ready": []}
     table.continue_(0, 0)
     assert [c.change["kind"] for c in sink.commits[commits:]] == ["ready", "deal"]
     assert types(sink.commits[commits:]) == ["ready", "deck_started", "cards_dealt", "clock"]
     assert table.match is not None and table.match.deck_number == 1
-    assert table.pause_json() is None
+    assert pause_json(table) is None
     clock_event = sink.commits[-1].events[-1][1]
-    assert not isinstance(clock_event, Event)
-    assert clock_event["remaining"] == 30.0  # the first player's clock starts afresh
+    assert isinstance(clock_event, ClockStarted)
+    assert clock_event.remaining == 30.0  # the first player's clock starts afresh
 
 
 def test_two_people_both_continue_or_15_seconds_pass() -> None:
     table, clock, sink = started(humans=2)
     play_to_the_count(table, clock, 2)
-    assert table.pause_json() == {"deck": 0, "remaining": 15.0, "waiting": [0, 1], "ready": []}
+    assert pause_json(table) == {"deck": 0, "remaining": 15.0, "waiting": [0, 1], "ready": []}
     table.continue_(1, 0)
     table.continue_(1, 0)  # twice changes nothing
     assert table.match is not None and table.match.between_decks
-    assert table.pause_json() == {"deck": 0, "remaining": 15.0, "waiting": [0, 1], "ready": [1]}
+    assert pause_json(table) == {"deck": 0, "remaining": 15.0, "waiting": [0, 1], "ready": [1]}
     clock.advance(15.0)
     # Time is up: the deal comes without seat 0 (R7.8); no timeout was counted.
     assert not table.match.between_decks

@@ -10,6 +10,7 @@ from pishti.bots import LEVELS, make_bot
 from pishti.engine import Event, card_text, seat_view
 from pishti.records import replay
 from pishti.server.clock import VirtualScheduler
+from pishti.server.events import Payload
 from pishti.server.table import (
     CollectingSink,
     Table,
@@ -18,8 +19,14 @@ from pishti.server.table import (
     Timing,
     hash_token,
 )
+from pishti.server.views import clock_json, table_event_json
 
 BOT_DELAY = 0.5
+
+
+def full_json(payload: Payload) -> dict[str, Any]:
+    """An event with every card (an engine event unfiltered), as JSON."""
+    return payload.as_json() if isinstance(payload, Event) else table_event_json(payload, 0)
 
 
 def make_table(
@@ -44,7 +51,7 @@ def types(commits: list[Any]) -> list[str]:
     out = []
     for commit in commits:
         for _, payload in commit.events:
-            out.append(payload.type if isinstance(payload, Event) else payload["type"])
+            out.append(payload.type)
     return out
 
 
@@ -365,11 +372,7 @@ def test_restore_rebuilds_the_same_table_and_resume_restarts_the_clock() -> None
         clock.advance(3)
     assert table.match is not None
     changes = [c.change for c in sink.commits]
-    events = [
-        (seq, p.as_json() if isinstance(p, Event) else p)
-        for c in sink.commits
-        for seq, p in c.events
-    ]
+    events = [(seq, full_json(p)) for c in sink.commits for seq, p in c.events]
     clock2 = VirtualScheduler(start=1000.0)
     sink2 = CollectingSink()
     copy = Table.restore(
@@ -388,14 +391,12 @@ def test_restore_rebuilds_the_same_table_and_resume_restarts_the_clock() -> None
     assert copy.match is not None
     assert copy.match.deck.hands == table.match.deck.hands
     assert copy.match.totals == table.match.totals
-    assert [(s, p.as_json() if isinstance(p, Event) else p) for s, p in copy.events] == events[
-        -len(copy.events) :
-    ]
+    assert [(s, full_json(p)) for s, p in copy.events] == events[-len(copy.events) :]
     assert [s.connected for s in copy.seats] == [True, True, False, False]
     copy.resume()
     assert [c.change for c in sink2.commits] == [{"kind": "resume"}]
     assert types(sink2.commits) == ["seat_changed", "seat_changed", "clock"]
-    assert copy.clock() == {"seat": copy.to_play, "remaining": 15.0, "tempo": 15.0}
+    assert clock_json(copy) == {"seat": copy.to_play, "remaining": 15.0, "tempo": 15.0}
     # R7.4: after a restart every person's seat is held for a full 60 s.
     clock2.advance(59.9)
     assert copy.seats[0].kind == "human"

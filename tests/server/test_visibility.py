@@ -11,12 +11,15 @@ import pytest
 
 from pishti.engine import Event, card_text
 from pishti.engine import events as engine_events
+from pishti.server import events as table_events
+from pishti.server.events import TableEvent
 from pishti.server.views import (
     ENGINE_EVENTS,
     PUBLIC_TABLE_EVENTS,
+    TABLE_EVENTS,
     BatchRenderer,
     UndeclaredEvent,
-    seat_copy,
+    event_json,
 )
 from tests.server.test_table import started
 
@@ -46,6 +49,16 @@ def test_every_engine_event_type_declares_what_a_seat_sees() -> None:
     assert missing == set()
 
 
+def test_every_table_event_type_declares_what_a_seat_sees() -> None:
+    defined = {
+        cls
+        for cls in vars(table_events).values()
+        if isinstance(cls, type) and issubclass(cls, TableEvent) and cls is not TableEvent
+    }
+    assert len(defined) >= 9
+    assert defined == set(TABLE_EVENTS)
+
+
 @dataclass(frozen=True, slots=True)
 class Secret(Event):
     """A new event nobody declared, holding a card."""
@@ -54,13 +67,23 @@ class Secret(Event):
     card: int
 
 
+@dataclass(frozen=True, slots=True)
+class HandRevealed(TableEvent):
+    """A new table event nobody declared, holding cards."""
+
+    type: ClassVar[str] = "hand_revealed"
+    cards: tuple[str, ...]
+
+
 def test_an_event_of_an_undeclared_type_is_refused_not_sent() -> None:
     with pytest.raises(UndeclaredEvent, match="Secret"):
-        seat_copy(Secret(0, 12), 1)
+        event_json(Secret(0, 12), 1)
     with pytest.raises(UndeclaredEvent):
         BatchRenderer([(1, Secret(0, 12))]).messages(1)
-    with pytest.raises(UndeclaredEvent, match="'hand_revealed'"):
-        seat_copy({"type": "hand_revealed", "cards": ["AS"]}, 1)
+    with pytest.raises(UndeclaredEvent, match="HandRevealed"):
+        event_json(HandRevealed(("AS",)), 1)
+    with pytest.raises(UndeclaredEvent, match="HandRevealed"):
+        BatchRenderer([(1, HandRevealed(("AS",)))]).batch(1)
 
 
 def test_every_event_a_match_makes_is_declared_and_no_seat_sees_another_hand() -> None:

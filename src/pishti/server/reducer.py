@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pishti.engine import Deck, Event, Match, deal_deck, parse_card, team_of
+from pishti.engine import Deck, Match, deal_deck, parse_card
 from pishti.engine.fair import FairSeeds, commitment, fair_deck, fair_first_dealer
 from pishti.server.changes import (
     AddBot,
@@ -39,13 +39,23 @@ from pishti.server.changes import (
     Watching,
 )
 from pishti.server.config import TIMEOUTS_TO_AUTOPILOT
+from pishti.server.events import (
+    AutopilotSwitched,
+    ClockStarted,
+    MatchStarted,
+    OwnerChanged,
+    Paused,
+    Payload,
+    ReadyPressed,
+    RematchStarted,
+    SeatChanged,
+    SeatInfo,
+    TimedOut,
+    WatchingSwitched,
+)
 from pishti.server.fairness import server_seed
 
 Status = Literal["waiting", "playing", "finished"]
-Payload = Event | dict[str, Any]
-"""An event as the table keeps it: an engine event (filtered per seat when sent,
-R7.7) or a public table event (a dict with a ``"type"``)."""
-
 STANDARD = "standard"
 """The bot level that plays for a seat on timeout or autopilot (R7.2, R7.3) and
 that fills empty seats and the seats of players who are gone (R7.5, R7.6)."""
@@ -153,19 +163,10 @@ class Outcome:
     dealt: tuple[DeckLayout, ...] = ()
 
 
-def seat_json(seats: list[SeatState], seat: int) -> dict[str, Any]:
-    """The public Seat object of the protocol."""
+def seat_info(seats: list[SeatState], seat: int) -> SeatInfo:
+    """The public state of ``seat`` now (a copy: later changes do not alter it)."""
     st = seats[seat]
-    return {
-        "seat": seat,
-        "team": team_of(seat),
-        "name": st.name,
-        "kind": st.kind,
-        "level": st.level,
-        "connected": st.connected,
-        "autopilot": st.autopilot,
-        "left": st.left,
-    }
+    return SeatInfo(seat, st.name, st.kind, st.level, st.connected, st.autopilot, st.left)
 
 
 class _Dealer:
@@ -261,10 +262,7 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
             st.autopilot = change.on
             st.timeouts = 0
             outcome = Outcome(
-                [
-                    {"type": "autopilot", "seat": change.seat, "on": st.autopilot},
-                    _seat_event(state, change.seat),
-                ]
+                [AutopilotSwitched(change.seat, st.autopilot), _seat_event(state, change.seat)]
             )
         case Connected():
             state.seats[change.seat].connected = change.on
@@ -275,29 +273,24 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
             outcome = _resume(state)
         case Ready():
             state.ready.add(change.seat)
-            outcome = Outcome([{"type": "ready", "seat": change.seat}])
+            outcome = Outcome([ReadyPressed(change.seat)])
         case Deal():
             outcome = _deal_next(state)
         case Watching():
             state.watching = change.on
-            outcome = Outcome([{"type": "watching", "on": change.on}])
+            outcome = Outcome([WatchingSwitched(change.on)])
     return outcome
 
 
 # -- the changes -----------------------------------------------------------------
 
 
-def _seat_event(state: TableState, seat: int) -> dict[str, Any]:
-    return {"type": "seat_changed", "seat": seat_json(state.seats, seat)}
+def _seat_event(state: TableState, seat: int) -> SeatChanged:
+    return SeatChanged(seat_info(state.seats, seat))
 
 
-def _clock_event(state: TableState) -> dict[str, Any]:
-    return {
-        "type": "clock",
-        "seat": state.to_play,
-        "remaining": state.tempo_seconds,
-        "tempo": state.tempo_seconds,
-    }
+def _clock_event(state: TableState) -> ClockStarted:
+    return ClockStarted(state.to_play, state.tempo_seconds, state.tempo_seconds)
 
 
 def _pass_owner(state: TableState, gone: int) -> list[Payload]:
@@ -305,7 +298,7 @@ def _pass_owner(state: TableState, gone: int) -> list[Payload]:
         return []
     humans = [s for s, st in enumerate(state.seats) if st.kind == "human" and not st.left]
     state.owner = humans[0] if humans else None
-    return [{"type": "owner_changed", "owner_seat": state.owner}]
+    return [OwnerChanged(state.owner)]
 
 
 def _sit(state: TableState, change: Sit) -> Outcome:
@@ -314,7 +307,7 @@ def _sit(state: TableState, change: Sit) -> Outcome:
     events: list[Payload] = [_seat_event(state, seat)]
     if state.owner is None:
         state.owner = seat
-        events.append({"type": "owner_changed", "owner_seat": seat})
+        events.append(OwnerChanged(seat))
     return Outcome(events)
 
 
@@ -326,7 +319,7 @@ def _begin_match(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> 
         st.timeouts = 0
     m = state.match_no
     state.fair = None
-    announced: dict[str, Any] = {}
+    announced: dict[str, Any] = {}  # R11.1: what MatchStarted announces
     if seeds:  # R11: every deck from the server seed and these seat seeds
         if len(seeds) != state.players:
             raise ValueError(f"{len(seeds)} seat seeds for {state.players} seats")
@@ -335,7 +328,7 @@ def _begin_match(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> 
         )
         announced = {
             "commitment": state.fair.commitment,
-            "seat_seeds": list(seeds),
+            "seat_seeds": seeds,
             "next_commitment": commitment(server_seed(state.seed, m + 1)),
         }
     state.match = Match(
@@ -347,14 +340,7 @@ def _begin_match(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> 
         pause_between_decks=True,  # the table deals on after the pause (R7.8)
     )
     return [
-        {
-            "type": "match_started",
-            "match": state.match_no,
-            "players": state.players,
-            "target": state.target,
-            "tempo": state.tempo,
-            **announced,
-        },
+        MatchStarted(state.match_no, state.players, state.target, state.tempo, **announced),
         *state.match.events,
         _clock_event(state),
     ]
@@ -378,7 +364,7 @@ def _start(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> Outcom
 
 
 def _rematch(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> Outcome:
-    events: list[Payload] = [{"type": "rematch", "match": state.match_no + 1}]
+    events: list[Payload] = [RematchStarted(state.match_no + 1)]
     changed = [s for s, st in enumerate(state.seats) if st.autopilot]
     begun = _begin_match(state, dealer, seeds)
     events += [_seat_event(state, s) for s in changed] + begun
@@ -392,19 +378,19 @@ def _play(state: TableState, change: Play, dealer: _Dealer) -> Outcome:
     st = state.seats[seat]
     events: list[Payload] = []
     if how == "timeout":
-        events.append({"type": "timeout", "seat": seat})
+        events.append(TimedOut(seat))
     elif how == "player":
         st.timeouts = 0
         if st.autopilot:
             st.autopilot = False
-            events.append({"type": "autopilot", "seat": seat, "on": False})
+            events.append(AutopilotSwitched(seat, False))
             events.append(_seat_event(state, seat))
     events.extend(match.play(parse_card(change.card), seat))
     if how == "timeout":
         st.timeouts += 1
         if st.timeouts >= TIMEOUTS_TO_AUTOPILOT and not st.autopilot:
             st.autopilot = True
-            events.append({"type": "autopilot", "seat": seat, "on": True})
+            events.append(AutopilotSwitched(seat, True))
             events.append(_seat_event(state, seat))
     if match.finished:
         state.status = "finished"
@@ -417,12 +403,7 @@ def _play(state: TableState, change: Play, dealer: _Dealer) -> Outcome:
         # Everyone reads the count; no clock runs (R7.8).
         state.ready = set()
         events.append(
-            {
-                "type": "pause",
-                "deck": match.deck_number,
-                "seconds": state.pause_seconds,
-                "waiting": sorted(state.pause_waits_for()),
-            }
+            Paused(match.deck_number, state.pause_seconds, tuple(sorted(state.pause_waits_for())))
         )
         return Outcome(events)
     events.append(_clock_event(state))

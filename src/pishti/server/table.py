@@ -47,17 +47,10 @@ from pishti.server.changes import (
 )
 from pishti.server.clock import Scheduler
 from pishti.server.config import CLOSING_HOLD_SECONDS, HOLD_SECONDS, PAUSE_SECONDS, TEMPOS
-from pishti.server.fairness import draw_seat_seed, match_commitment
+from pishti.server.events import Payload
+from pishti.server.fairness import draw_seat_seed
 from pishti.server.protocol import ErrorCode, name_key
-from pishti.server.reducer import (
-    STANDARD,
-    Payload,
-    SeatState,
-    Status,
-    TableState,
-    apply,
-    seat_json,
-)
+from pishti.server.reducer import STANDARD, SeatState, Status, TableState, apply
 from pishti.server.turns import BotFactory, BotRunner, Turns, run_inline
 
 log = logging.getLogger("pishti.server.table")
@@ -359,14 +352,6 @@ class Table:
                 return seat
         return None
 
-    def clock(self) -> dict[str, Any] | None:
-        """The running clock (R7.1): ``{"seat", "remaining", "tempo"}`` in seconds, or None."""
-        seat = self.to_play
-        if seat is None:
-            return None
-        remaining = self.turns.remaining()
-        return {"seat": seat, "remaining": round(remaining, 3), "tempo": self.tempo_seconds}
-
     def events_since(self, last_seq: int) -> list[Numbered] | None:
         """The events after ``last_seq``, or None when they are no longer all held."""
         if last_seq == self.seq:
@@ -376,10 +361,6 @@ class Table:
         if not self.events or self.events[0][0] > last_seq + 1:
             return None
         return [e for e in self.events if e[0] > last_seq]
-
-    def seat_json(self, seat: int) -> dict[str, Any]:
-        """The public Seat object of the protocol."""
-        return seat_json(self.seats, seat)
 
     # -- actions (raise TableError, or change the table) -------------------------
 
@@ -555,35 +536,6 @@ class Table:
         )
         self.seat_seeds = {}
         return seeds
-
-    def fair_json(self) -> dict[str, Any]:
-        """What is public of the provably fair deals (R11.1): the commitment and seat seeds
-        of the match being played (or the last one; null before the first and for a
-        match dealt before R11), and the commitment of the next match, to which the
-        seeds sent now contribute.  Never a server seed (R7.7)."""
-        fair = self.state.fair
-        return {
-            "match": self.match_no if fair is not None else None,
-            "commitment": fair.commitment if fair is not None else None,
-            "seat_seeds": [s.hex() for s in fair.seat_seeds] if fair is not None else None,
-            "next_match": self.match_no + 1,
-            "next_commitment": match_commitment(self.seed, self.match_no + 1),
-        }
-
-    def pause_json(self) -> dict[str, Any] | None:
-        """The pause between decks (R7.8): ``{"deck", "remaining", "waiting", "ready"}``
-        (the seconds left at most, or None before its timer runs; the seats it waits
-        for; those that pressed Continue), or None when there is no pause."""
-        match = self.match
-        if not self.state.pausing or match is None:
-            return None
-        remaining = self.turns.pause_remaining()
-        return {
-            "deck": match.deck_number,
-            "remaining": None if remaining is None else round(remaining, 3),
-            "waiting": sorted(self.state.pause_waits_for()),
-            "ready": sorted(self.state.ready),
-        }
 
     def take_over(self, seat: int) -> None:
         """The player presses Take over: the seat leaves autopilot (R7.3).

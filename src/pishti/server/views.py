@@ -6,7 +6,9 @@ event type is listed here with what a seat may see of it
 (:data:`ENGINE_EVENTS`, :data:`PUBLIC_TABLE_EVENTS`); an event of a type not
 listed is refused (:class:`UndeclaredEvent`), so a new event with a hidden
 field cannot reach a seat by default.  The protocol's JSON is built here and
-nowhere else.  Messages are JSON text, cards in the short form of R1.2.
+nowhere else: the table's own events (:mod:`pishti.server.events`) are typed
+values, and :data:`TABLE_EVENTS` gives each type's JSON.  Messages are JSON
+text, cards in the short form of R1.2.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from pishti.engine import Event, card_text, event_for_seat, seat_view, team_of
@@ -27,8 +30,25 @@ from pishti.engine.events import (
     PileCaptured,
     Pishti,
 )
+from pishti.server.events import (
+    AutopilotSwitched,
+    ClockStarted,
+    MatchStarted,
+    OwnerChanged,
+    Paused,
+    Payload,
+    ReadyPressed,
+    RematchStarted,
+    SeatChanged,
+    SeatInfo,
+    TableEvent,
+    TimedOut,
+    WatchingSwitched,
+)
+from pishti.server.fairness import match_commitment
 from pishti.server.protocol import ErrorCode
-from pishti.server.table import Numbered, Payload, Table
+from pishti.server.reducer import seat_info
+from pishti.server.table import Numbered, Table
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
@@ -60,12 +80,104 @@ ENGINE_EVENTS: dict[type[Event], Callable[[Event, int | None], Event]] = {
 """What a seat may see of each engine event: ``ENGINE_EVENTS[type](event, seat)``; ``seat``
 None is a spectator, who sees what is public only: no hand, never a face-down card (R7.7)."""
 
-PUBLIC_TABLE_EVENTS = frozenset(
-    {"seat_changed", "owner_changed", "match_started", "clock", "timeout", "autopilot", "rematch"}
-    | {"pause", "ready", "watching"}
-)
-"""The table's own events (their ``"type"``); each is public: none holds a card, a
-token or the seed."""
+
+def seat_json(info: SeatInfo) -> dict[str, Any]:
+    """The public Seat object of the protocol."""
+    return {
+        "seat": info.seat,
+        "team": team_of(info.seat),
+        "name": info.name,
+        "kind": info.kind,
+        "level": info.level,
+        "connected": info.connected,
+        "autopilot": info.autopilot,
+        "left": info.left,
+    }
+
+
+def _seat_changed(e: SeatChanged) -> dict[str, Any]:
+    return {"type": e.type, "seat": seat_json(e.seat)}
+
+
+def _owner_changed(e: OwnerChanged) -> dict[str, Any]:
+    return {"type": e.type, "owner_seat": e.owner_seat}
+
+
+def _match_started(e: MatchStarted) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": e.type,
+        "match": e.match,
+        "players": e.players,
+        "target": e.target,
+        "tempo": e.tempo,
+    }
+    if e.commitment is not None:  # R11.1: public, and never the server seed
+        out["commitment"] = e.commitment
+        out["seat_seeds"] = list(e.seat_seeds)
+        out["next_commitment"] = e.next_commitment
+    return out
+
+
+def _watching(e: WatchingSwitched) -> dict[str, Any]:
+    return {"type": e.type, "on": e.on}
+
+
+def _clock(e: ClockStarted) -> dict[str, Any]:
+    return {"type": e.type, "seat": e.seat, "remaining": e.remaining, "tempo": e.tempo}
+
+
+def _timed_out(e: TimedOut) -> dict[str, Any]:
+    return {"type": e.type, "seat": e.seat}
+
+
+def _autopilot(e: AutopilotSwitched) -> dict[str, Any]:
+    return {"type": e.type, "seat": e.seat, "on": e.on}
+
+
+def _rematch(e: RematchStarted) -> dict[str, Any]:
+    return {"type": e.type, "match": e.match}
+
+
+def _paused(e: Paused) -> dict[str, Any]:
+    return {"type": e.type, "deck": e.deck, "seconds": e.seconds, "waiting": list(e.waiting)}
+
+
+def _ready(e: ReadyPressed) -> dict[str, Any]:
+    return {"type": e.type, "seat": e.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What a seat may see of one type of table event: ``build(event, seat)`` is its
+    protocol JSON for ``seat``; ``public`` says it is the same for every seat."""
+
+    build: Callable[[Any, int | None], dict[str, Any]]
+    public: bool
+
+
+def _public_table_event(build: Callable[[Any], dict[str, Any]]) -> TableView:
+    """Every seat sees all of the event: its JSON is the same for each."""
+    return TableView(lambda event, seat: build(event), public=True)
+
+
+TABLE_EVENTS: dict[type[TableEvent], TableView] = {
+    SeatChanged: _public_table_event(_seat_changed),
+    OwnerChanged: _public_table_event(_owner_changed),
+    MatchStarted: _public_table_event(_match_started),
+    ClockStarted: _public_table_event(_clock),
+    TimedOut: _public_table_event(_timed_out),
+    AutopilotSwitched: _public_table_event(_autopilot),
+    RematchStarted: _public_table_event(_rematch),
+    Paused: _public_table_event(_paused),
+    ReadyPressed: _public_table_event(_ready),
+    WatchingSwitched: _public_table_event(_watching),
+}
+"""What a seat may see of each of the table's own events, as protocol JSON:
+``TABLE_EVENTS[type](event, seat)``.  Each is public: none holds a card, a token
+or the seed."""
+
+PUBLIC_TABLE_EVENTS = frozenset(cls.type for cls in TABLE_EVENTS)
+"""The ``"type"`` of every table event (all public)."""
 
 
 def engine_copy(event: Event, seat: int | None) -> Event:
@@ -80,17 +192,52 @@ def engine_copy(event: Event, seat: int | None) -> Event:
     return rule(event, seat)
 
 
-def seat_copy(payload: Payload, seat: int | None) -> Event | dict[str, Any]:
-    """``seat``'s copy of an event: what the declared visibility of its type lets it see.
+def table_view(event: TableEvent) -> TableView:
+    """The declared visibility of a table event's type (:data:`TABLE_EVENTS`).
+
+    Raises:
+        UndeclaredEvent: no visibility is declared for the event's type.
+    """
+    view = TABLE_EVENTS.get(type(event))
+    if view is None:
+        raise UndeclaredEvent(f"table event {type(event).__name__}: no visibility is declared")
+    return view
+
+
+def table_event_json(event: TableEvent, seat: int | None) -> dict[str, Any]:
+    """``seat``'s copy of a table event, as protocol JSON (:data:`TABLE_EVENTS`).
+
+    Raises:
+        UndeclaredEvent: no visibility is declared for the event's type.
+    """
+    return table_view(event).build(event, seat)
+
+
+def event_json(payload: Payload, seat: int | None) -> dict[str, Any]:
+    """``seat``'s copy of any event, as protocol JSON: what the declared visibility
+    of its type lets it see (R7.7).
 
     Raises:
         UndeclaredEvent: no visibility is declared for the event's type.
     """
     if isinstance(payload, Event):
-        return engine_copy(payload, seat)
-    if payload.get("type") not in PUBLIC_TABLE_EVENTS:
-        raise UndeclaredEvent(f"table event {payload.get('type')!r}: no visibility is declared")
-    return payload
+        return engine_copy(payload, seat).as_json()
+    return table_event_json(payload, seat)
+
+
+def fair_json(table: Table) -> dict[str, Any]:
+    """What is public of the provably fair deals (R11.1): the commitment and seat seeds
+    of the match being played (or the last one; null before the first and for a
+    match dealt before R11), and the commitment of the next match, to which the
+    seeds sent now contribute.  Never a server seed (R7.7)."""
+    fair = table.state.fair
+    return {
+        "match": table.match_no if fair is not None else None,
+        "commitment": fair.commitment if fair is not None else None,
+        "seat_seeds": [s.hex() for s in fair.seat_seeds] if fair is not None else None,
+        "next_match": table.match_no + 1,
+        "next_commitment": match_commitment(table.seed, table.match_no + 1),
+    }
 
 
 def lobby_json(table: Table) -> dict[str, Any]:
@@ -105,8 +252,8 @@ def lobby_json(table: Table) -> dict[str, Any]:
         "status": table.status,
         "owner_seat": table.owner,
         "match": table.match_no,
-        "seats": [table.seat_json(seat) for seat in range(s.players)],
-        "fair": table.fair_json(),
+        "seats": [seat_json(seat_info(table.seats, seat)) for seat in range(s.players)],
+        "fair": fair_json(table),
         "watching": table.state.watching,
         "watchers": table.watchers,
     }
@@ -135,12 +282,37 @@ def deck_counts_json(table: Table) -> list[dict[str, Any]]:
     return out
 
 
+def clock_json(table: Table) -> dict[str, Any] | None:
+    """The running clock (R7.1): ``{"seat", "remaining", "tempo"}`` in seconds, or None."""
+    seat = table.to_play
+    if seat is None:
+        return None
+    remaining = table.turns.remaining()
+    return {"seat": seat, "remaining": round(remaining, 3), "tempo": table.tempo_seconds}
+
+
+def pause_json(table: Table) -> dict[str, Any] | None:
+    """The pause between decks (R7.8): ``{"deck", "remaining", "waiting", "ready"}``
+    (the seconds left at most, or None before its timer runs; the seats it waits
+    for; those that pressed Continue), or None when there is no pause."""
+    match = table.match
+    if not table.state.pausing or match is None:
+        return None
+    remaining = table.turns.pause_remaining()
+    return {
+        "deck": match.deck_number,
+        "remaining": None if remaining is None else round(remaining, 3),
+        "waiting": sorted(table.state.pause_waits_for()),
+        "ready": sorted(table.state.ready),
+    }
+
+
 def table_json(table: Table) -> dict[str, Any]:
     """The snapshot's ``table`` object: the lobby plus clock, totals, winner and deck counts."""
     out = lobby_json(table)
     match = table.match
-    out["clock"] = table.clock()
-    out["pause"] = table.pause_json()
+    out["clock"] = clock_json(table)
+    out["pause"] = pause_json(table)
     out["totals"] = list(match.totals) if match is not None else [0, 0]
     out["winner"] = match.winner if match is not None else None
     out["deck_counts"] = deck_counts_json(table)
@@ -239,8 +411,15 @@ class EventRenderer:
             if self._public is None:
                 self._public = dumps({"seq": seq, "event": payload.as_json()})
             return self._public
+        view = table_view(payload)
+        if not view.public:
+            text = self._by_seat.get(seat)
+            if text is None:
+                text = dumps({"seq": seq, "event": view.build(payload, seat)})
+                self._by_seat[seat] = text
+            return text
         if self._public is None:
-            self._public = dumps({"seq": seq, "event": seat_copy(payload, seat)})
+            self._public = dumps({"seq": seq, "event": view.build(payload, seat)})
         return self._public
 
     def for_seat(self, seat: int | None) -> str:
