@@ -29,12 +29,10 @@ def payload_json(payload: Any) -> Any:
     return payload.as_json() if isinstance(payload, Event) else table_event_json(payload, 0)
 
 
-async def test_a_log_written_by_the_first_server_restores_to_the_same_events(
-    tmp_path: Path,
-) -> None:
+async def test_a_log_written_by_the_first_server_restores_to_the_same_events(db_url: str) -> None:
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     row = golden["table"]
-    store = Store(f"sqlite:///{tmp_path / 'golden.db'}")
+    store = Store(db_url)
     await store.open()
     try:
         batch = WriteBatch()

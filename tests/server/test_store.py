@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from pishti.cluster.postgres import LocalPostgres
 from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
 from pishti.server.collector import YOUNG_THRESHOLD, Collector
 from pishti.server.config import database_url
@@ -27,8 +28,10 @@ from pishti.server.store import DatabaseError, Store, WriteBatch, check_database
     [
         ("sqlite+aiosqlite:///data/p.db", "sqlite:///data/p.db"),
         ("sqlite:///data/p.db", "sqlite:///data/p.db"),
-        ("postgresql+asyncpg://u:pw@db:5432/pishti", "postgresql://u:***@db:5432/pishti"),
+        ("postgresql+asyncpg://u:pw@db:5432/pishti", "postgresql+psycopg://u:***@db:5432/pishti"),
+        ("postgresql://u@db/pishti", "postgresql+psycopg://u@db/pishti"),
         ("postgresql+psycopg://u@db/pishti", "postgresql+psycopg://u@db/pishti"),
+        ("postgresql+psycopg2://u@db/pishti", "postgresql+psycopg2://u@db/pishti"),
     ],
 )
 def test_an_async_driver_in_a_url_is_replaced_by_the_dialects_default(
@@ -60,10 +63,8 @@ def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
         return conn.execute(sql).fetchall()
 
 
-async def test_a_table_is_written_and_read_back_through_the_database_thread(
-    tmp_path: Path,
-) -> None:
-    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'a.db'}")
+async def test_a_table_is_written_and_read_back_through_the_database_thread(db_url: str) -> None:
+    store = Store(db_url)
     await store.open()
     try:
         batch = WriteBatch(new_tables=[new_table("table-one")])
@@ -86,8 +87,8 @@ async def test_a_table_is_written_and_read_back_through_the_database_thread(
         await store.load("table-one")
 
 
-async def test_a_failed_transaction_writes_nothing(tmp_path: Path) -> None:
-    store = Store(str(sync_url(f"sqlite:///{tmp_path / 'b.db'}")))
+async def test_a_failed_transaction_writes_nothing(db_url: str) -> None:
+    store = Store(db_url)
     await store.open()
     try:
         await store.write(WriteBatch(new_tables=[new_table("table-two", "playing")]))
@@ -98,6 +99,57 @@ async def test_a_failed_transaction_writes_nothing(tmp_path: Path) -> None:
             await store.write(duplicate)
         assert await store.load("table-three") is None
         assert [t.table_id for t in await store.playing()] == ["table-two"]
+    finally:
+        await store.close()
+
+
+async def test_match_records_and_statuses_are_kept(db_url: str) -> None:
+    store = Store(db_url)
+    await store.open()
+    try:
+        await store.write(WriteBatch(new_tables=[new_table("table-r", "playing")]))
+        for match in (1, 2):
+            batch = WriteBatch(statuses={"table-r": "finished"})
+            batch.records = [
+                {
+                    "table_id": "table-r",
+                    "match": match,
+                    "record": f'{{"m":{match}}}',
+                    "finished": 1.5,
+                }
+            ]
+            await store.write(batch)
+        assert await store.record("table-r") == (2, '{"m":2}')
+        assert await store.record("table-r", 1) == (1, '{"m":1}')
+        assert await store.record("table-r", 3) is None
+        stored = await store.load("table-r")
+        assert stored is not None and stored.status == "finished"
+        assert await store.playing() == []
+        with pytest.raises(sa.exc.IntegrityError):  # a match's record is written once
+            await store.write(
+                WriteBatch(
+                    records=[{"table_id": "table-r", "match": 1, "record": "{}", "finished": 2.0}]
+                )
+            )
+    finally:
+        await store.close()
+
+
+async def test_the_store_reconnects_after_postgresql_restarts(
+    postgres: LocalPostgres, pg_url: str
+) -> None:
+    store = Store(pg_url)
+    await store.open()
+    try:
+        await store.write(WriteBatch(new_tables=[new_table("before")]))
+        await asyncio.to_thread(postgres.stop)
+        with pytest.raises(sa.exc.OperationalError):
+            await store.write(WriteBatch(new_tables=[new_table("while-down")]))
+        await asyncio.to_thread(postgres.start)
+        await store.write(WriteBatch(new_tables=[new_table("after")]))
+        assert (await store.load("before")) is not None
+        assert (await store.load("while-down")) is None
+        assert (await store.load("after")) is not None
     finally:
         await store.close()
 

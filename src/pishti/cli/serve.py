@@ -27,7 +27,8 @@ def serve_command(
     db: Annotated[
         str | None,
         typer.Option(
-            help="Database: a SQLite file path or an SQLAlchemy URL (default: data/pishti.db).",
+            help="Database: a SQLite file path or an SQLAlchemy URL such as "
+            "postgresql://user@host/pishti (default: data/pishti.db).",
         ),
     ] = None,
     bot_delay: Annotated[

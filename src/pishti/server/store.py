@@ -10,7 +10,9 @@ Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
   a table's log rebuilds it exactly (:meth:`pishti.server.table.Table.restore`).
 - ``match_records``: the R10 record of every finished match.
 
-SQLite runs in WAL mode, checkpointed by a :class:`~pishti.server.checkpointer.Checkpointer`;
+The same code runs on SQLite (the embedded default) and on PostgreSQL (through
+psycopg 3, for several nodes on one database: docs/deploy.md).  SQLite runs in
+WAL mode, checkpointed by a :class:`~pishti.server.checkpointer.Checkpointer`;
 each :meth:`Store.write` is one transaction.
 
 The engine is SQLAlchemy's ordinary (synchronous) one, and every database
@@ -88,18 +90,24 @@ _compact = json.JSONEncoder(separators=(",", ":")).encode
 
 ASYNC_DRIVERS = frozenset({"aiosqlite", "asyncpg", "aiomysql", "asyncmy", "psycopg_async"})
 """Async drivers that a URL may name; the store uses its dialect's default driver instead."""
+DEFAULT_DRIVERS = {"postgresql": "postgresql+psycopg"}
+"""The driver of a dialect when the URL names none: PostgreSQL through psycopg 3 (a
+dependency), not SQLAlchemy's default psycopg2."""
 
 
 def sync_url(url: str) -> sa.URL:
     """The SQLAlchemy URL the store connects with: ``url`` with an async driver
-    (``sqlite+aiosqlite:///x.db``) replaced by its dialect's default one (``sqlite:///x.db``).
+    (``sqlite+aiosqlite:///x.db``) replaced by its dialect's default one (``sqlite:///x.db``),
+    and PostgreSQL without a driver, or with an async one, through psycopg 3
+    (``postgresql+psycopg://...``).
 
     Raises:
         sqlalchemy.exc.ArgumentError: ``url`` is not a database URL.
     """
     parsed = sa.make_url(url)
-    if parsed.get_driver_name() in ASYNC_DRIVERS:
-        parsed = parsed.set(drivername=parsed.get_backend_name())
+    backend = parsed.get_backend_name()
+    if parsed.get_driver_name() in ASYNC_DRIVERS or parsed.drivername == backend:
+        parsed = parsed.set(drivername=DEFAULT_DRIVERS.get(backend, backend))
     return parsed
 
 
@@ -285,7 +293,8 @@ class Store:
             self.checkpointer.start()
 
     def _connect(self, url: sa.URL) -> sa.Engine:
-        engine = sa.create_engine(url)
+        # A connection that PostgreSQL dropped (a restart) is found before use and replaced.
+        engine = sa.create_engine(url, pool_pre_ping=url.get_backend_name() != "sqlite")
         if engine.dialect.name == "sqlite":
             synchronous = self.sqlite_synchronous
 
