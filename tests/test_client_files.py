@@ -58,3 +58,23 @@ def test_the_service_worker_keeps_every_client_file() -> None:
         if path.is_file()
     }
     assert listed == files | {"/", "/manifest.webmanifest"}
+
+
+def test_the_three_js_files_are_the_version_the_docs_name() -> None:
+    """docs/client.md says which three.js the client serves and how to update it."""
+    core = (STATIC / "js" / "vendor" / "three" / "three.core.js").read_text("utf-8")
+    revision = re.search(r"const REVISION = '(\d+)';", core)
+    assert revision is not None
+    docs = (STATIC.parents[3] / "docs" / "client.md").read_text("utf-8")
+    assert f"three.js 0.{revision.group(1)}.0" in docs
+    assert "MIT License" in (STATIC / "js" / "vendor" / "three" / "LICENSE").read_text("utf-8")
+
+
+def test_the_3d_table_is_not_downloaded_by_players_who_stay_in_2d() -> None:
+    """The service worker installs the client without three.js (2 MB); the
+    fetch handler keeps it once the 3D table is opened."""
+    text = (STATIC / "sw.js").read_text("utf-8")
+    installed = text[text.index("const FILES") : text.index("];")]
+    assert "/static/js/table3d/switch.js" in installed
+    assert "three" not in installed.replace("table3d", "")
+    assert "/static/js/vendor/three/three.core.js" in text

@@ -125,9 +125,6 @@ class Player:
             if not message["resumed"]:  # else the missed events follow, numbered on
                 self.seq = message["seq"]
                 self._snapshot(message)
-        elif kind == "snapshot":
-            self.seq = message["seq"]
-            self._snapshot(message)
         elif kind == "error":
             if message.get("ref") == "continue" and self.pause != self._continued:
                 # The pause this Continue answered ended while it was on its way (the
@@ -173,6 +170,9 @@ class Player:
                 self._turn_mark = self.seq
         elif kind == "pause":
             self.pause = event["deck"]
+        elif kind == "pause_waiting" and self.seat in event["waiting"]:
+            if self.seat not in event["ready"]:  # back: waited for again (R7.8)
+                self._continued = min(self._continued, event["deck"] - 1)
         elif kind == "deck_started":
             self.pause = None
         elif kind == "match_over":
@@ -295,14 +295,14 @@ def leaks(record: MatchRecord, seat: int, messages: list[dict[str, Any]]) -> lis
     readable lines; empty when nothing leaked.
 
     Messages are placed in time by counting the ``card_played`` events the seat
-    got (a snapshot by its deck number and history).
+    got (a welcome's snapshot by its deck number and history).
     """
     timeline = visible_timeline(record)
     problems = []
     g = 0
     for n, message in enumerate(messages):
         kind = message["type"]
-        if kind in ("welcome", "snapshot") and message.get("view") is not None:
+        if kind == "welcome" and message.get("view") is not None:
             view = message["view"]
             g = 48 * view["deck"] + len(view["history"])
         elif kind == "event" and message["event"]["type"] == "card_played":

@@ -87,7 +87,7 @@ async def test_failing_slow_and_numpy_bots_in_a_live_table_and_the_match_finishe
             loop_free += 1
             await asyncio.sleep(0.01)
     assert table.match is not None and table.match.finished
-    plays = [c.change for c in sink.commits if c.change["kind"] == "play"]
+    plays = [c.change.as_json() for c in sink.commits if c.change.as_json()["kind"] == "play"]
     by_seat = {s: [p for p in plays if p["seat"] == s] for s in range(4)}
     assert all(p["how"] == "bot" for s in (1, 2, 3) for p in by_seat[s])
     messages = [r.getMessage() for r in caplog.records]
@@ -133,7 +133,7 @@ async def test_a_replaced_move_is_the_standard_bots_card() -> None:
     before = len(sink.commits)
     while len(sink.commits) == before:
         await asyncio.sleep(0.01)
-    played = sink.commits[before].change
+    played = sink.commits[before].change.as_json()
     assert (played["seat"], played["card"], played["how"]) == (1, expected, "bot")
     assert runner.late == 1
 

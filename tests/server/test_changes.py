@@ -148,10 +148,10 @@ def test_a_log_of_this_version_replays_from_its_layouts_not_from_the_seed() -> N
     table, clock, sink = started(humans=1, tempo="fast")
     for _ in range(400):  # through several decks
         clock.advance(15)
-    decks = [c.change for c in sink.commits if "decks" in c.change]
+    decks = [c.change.as_json() for c in sink.commits if "decks" in c.change.as_json()]
     assert decks[0]["kind"] == "start" and len(decks) >= 2
     assert all(d["kind"] == "deal" for d in decks[1:])  # after each pause (R7.8)
-    changes = [c.change for c in sink.commits]
+    changes = [c.change.as_json() for c in sink.commits]
     same = _restore(changes, "another seed", None)
     assert same.match is not None and table.match is not None
     assert same.seq == table.seq and same.match.totals == table.match.totals
@@ -174,7 +174,7 @@ def test_a_log_of_this_version_replays_from_its_layouts_not_from_the_seed() -> N
 
 def test_a_row_of_an_unknown_version_fails_naming_the_table_and_the_row() -> None:
     _table, _clock, sink = started(humans=1)
-    changes = [c.change for c in sink.commits]
+    changes = [c.change.as_json() for c in sink.commits]
     versions = [LOG_VERSION] * len(changes)
     versions[2] = 9
     with pytest.raises(CorruptLog, match=r"^table T1: row 2 \(version 9\) .*: version 9 is not"):

@@ -107,7 +107,7 @@ def test_seeds_are_fixed_once_the_match_is_on() -> None:
         table.give_seed(0, SEED_0)
     assert refused.value.code == "bad_state"
     assert refused.value.message == "the seeds of the match being played are fixed"
-    start = next(c.change for c in sink.commits if c.change["kind"] == "start")
+    start = next(c.change.as_json() for c in sink.commits if c.change.KIND == "start")
     assert len(start["seeds"]) == 4
 
 
@@ -125,7 +125,7 @@ def test_a_restarted_server_deals_the_same_cards() -> None:
         "T1",
         table.settings,
         "restart",
-        [c.change for c in sink.commits],
+        [c.change.as_json() for c in sink.commits],
         scheduler=copy.scheduler,
         sink=copy.sink,
         bots=copy.turns.bots,

@@ -10,7 +10,7 @@ import pytest
 
 from pishti.bots import LEVELS, make_bot
 from pishti.server.clock import VirtualScheduler
-from pishti.server.events import ClockStarted, Paused
+from pishti.server.events import ClockStarted, Paused, PauseWaiting
 from pishti.server.table import CollectingSink, Table, TableError
 from pishti.server.views import clock_json, pause_json
 
@@ -50,7 +50,7 @@ def test_the_count_holds_the_next_deal_until_the_person_continues() -> None:
     assert len(sink.commits) == commits
     assert pause_json(table) == {"deck": 0, "remaining": 0.1, "waiting": [0], "ready": []}
     table.continue_(0, 0)
-    assert [c.change["kind"] for c in sink.commits[commits:]] == ["ready", "deal"]
+    assert [c.change.as_json()["kind"] for c in sink.commits[commits:]] == ["ready", "deal"]
     assert types(sink.commits[commits:]) == ["ready", "deck_started", "cards_dealt", "clock"]
     assert table.match is not None and table.match.deck_number == 1
     assert pause_json(table) is None
@@ -70,7 +70,7 @@ def test_two_people_both_continue_or_15_seconds_pass() -> None:
     clock.advance(15.0)
     # Time is up: the deal comes without seat 0 (R7.8); no timeout was counted.
     assert not table.match.between_decks
-    deal = sink.commits[-1].change
+    deal = sink.commits[-1].change.as_json()
     assert (deal["kind"], deal["reason"], len(deal["decks"])) == ("deal", "time", 1)
     assert all(st.timeouts == 0 for st in table.seats)
 
@@ -81,9 +81,9 @@ def test_bots_autopilot_and_disconnected_seats_do_not_hold_the_pause() -> None:
     table.seats[0].autopilot = True  # as three timeouts in a row would (R7.3)
     play_to_the_count(table, clock, 0)
     assert table.match is not None and not table.match.between_decks
-    kinds = [c.change["kind"] for c in sink.commits[-2:]]
+    kinds = [c.change.as_json()["kind"] for c in sink.commits[-2:]]
     assert kinds == ["play", "deal"]
-    deal = sink.commits[-1].change
+    deal = sink.commits[-1].change.as_json()
     assert (deal["kind"], deal["reason"], len(deal["decks"])) == ("deal", "ready", 1)
 
 
@@ -122,7 +122,7 @@ def test_a_table_restored_during_the_pause_is_still_pausing() -> None:
     table, clock, sink = started(humans=2)
     play_to_the_count(table, clock, 2)
     table.continue_(0, 0)
-    changes = [c.change for c in sink.commits]
+    changes = [c.change.as_json() for c in sink.commits]
     again = restore(table, changes)
     assert again.match is not None and again.match.between_decks
     assert again.state.ready == {0}
@@ -136,7 +136,11 @@ def test_a_log_from_before_the_pause_still_replays() -> None:
     table.continue_(0, 0)
     for _ in range(20):
         clock.advance(BOT_DELAY)
-    old = [c.change for c in sink.commits if c.change["kind"] not in ("ready", "deal")]
+    old = [
+        c.change.as_json()
+        for c in sink.commits
+        if c.change.as_json()["kind"] not in ("ready", "deal")
+    ]
     old = [{k: v for k, v in change.items() if k != "decks"} for change in old]
     again = restore(table, old, [1] * len(old))
     assert again.match is not None and table.match is not None
@@ -170,3 +174,124 @@ def test_a_play_during_the_pause_says_it_is_nobodys_turn() -> None:
         "it is nobody's turn: the table is paused between decks",
     )
     assert len(sink.commits) == commits
+
+
+def restarted(table: Table, sink: CollectingSink) -> tuple[Table, VirtualScheduler, CollectingSink]:
+    """The table as a restarted server has it: rebuilt from its log, then resumed."""
+    clock = VirtualScheduler()
+    sink2 = CollectingSink()
+    again = Table.restore(
+        "T1",
+        table.settings,
+        table.seed,
+        [c.change.as_json() for c in sink.commits],
+        scheduler=clock,
+        sink=sink2,
+        bots=make_bot,
+        levels=LEVELS,
+        timing=table.timing,
+    )
+    again.resume()
+    return again, clock, sink2
+
+
+def test_a_restart_during_the_pause_restores_it_and_runs_no_clock() -> None:
+    # Found by a new-user trial: the restart marked everyone disconnected, so the
+    # next deck was dealt at once and clocks ran before anyone came back.
+    table, clock, sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    table.continue_(1, 0)
+    again, clock2, sink2 = restarted(table, sink)
+    assert [c.change.as_json()["kind"] for c in sink2.commits] == ["resume"]
+    assert types(sink2.commits) == ["seat_changed", "seat_changed"]
+    assert again.match is not None and again.match.between_decks
+    assert clock_json(again) is None
+    assert pause_json(again) == {"deck": 0, "remaining": 15.0, "waiting": [0, 1], "ready": [1]}
+    # Both come back (each is waited for again) and press Continue: the next deal.
+    again.connect(0)
+    again.connect(1)
+    assert pause_json(again) == {"deck": 0, "remaining": 15.0, "waiting": [0, 1], "ready": []}
+    again.continue_(0, 0)
+    clock2.advance(14.0)
+    assert again.match.between_decks
+    again.continue_(1, 0)
+    assert not again.match.between_decks
+    assert types(sink2.commits[-1:]) == ["deck_started", "cards_dealt", "clock"]
+
+
+def test_after_a_restart_the_pause_lasts_15_seconds_from_the_restart() -> None:
+    table, clock, sink = started(humans=1)
+    play_to_the_count(table, clock, 1)
+    clock.advance(10.0)
+    again, clock2, sink2 = restarted(table, sink)
+    clock2.advance(14.9)
+    assert again.match is not None and again.match.between_decks and clock_json(again) is None
+    clock2.advance(0.1)
+    assert not again.match.between_decks
+    assert sink2.commits[-1].change.as_json()["reason"] == "time"
+
+
+def test_a_reload_during_the_pause_does_not_end_it_and_is_waited_for_again() -> None:
+    # Found by a new-user trial: seat 1 had pressed Continue; seat 0's reload ended
+    # the pause, and its page opened on the next deck with its clock running.
+    table, clock, sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    table.continue_(1, 0)
+    table.disconnect(0)
+    assert table.match is not None and table.match.between_decks
+    assert sink.commits[-1].events[-1][1] == PauseWaiting(0, (1,), (1,))
+    clock.advance(2.0)
+    table.connect(0)
+    assert sink.commits[-1].events[-1][1] == PauseWaiting(0, (0, 1), (1,))
+    clock.advance(10.0)
+    assert table.match.between_decks and clock_json(table) is None
+    table.continue_(0, 0)
+    assert not table.match.between_decks
+
+
+def test_a_person_who_pressed_continue_and_reloads_is_waited_for_again() -> None:
+    table, clock, _sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    table.continue_(0, 0)
+    table.disconnect(0)
+    table.connect(0)
+    assert pause_json(table) == {"deck": 0, "remaining": 15.0, "waiting": [0, 1], "ready": []}
+    table.continue_(1, 0)
+    assert table.match is not None and table.match.between_decks
+    table.continue_(0, 0)
+    assert not table.match.between_decks
+
+
+def test_one_who_drops_during_the_pause_and_stays_away_holds_it_up_10_seconds() -> None:
+    table, clock, sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    table.continue_(1, 0)
+    table.disconnect(0)
+    clock.advance(9.9)
+    assert table.match is not None and table.match.between_decks
+    clock.advance(0.1)
+    assert not table.match.between_decks
+    assert sink.commits[-1].change.as_json()["reason"] == "ready"
+
+
+def test_a_bot_taking_a_seat_during_the_pause_is_told() -> None:
+    table, clock, sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    table.leave(0)
+    assert sink.commits[-1].events[-1][1] == PauseWaiting(0, (1,), ())
+
+
+def test_a_reload_whose_new_connection_replaces_the_old_is_waited_for_again() -> None:
+    # The new page's connection may come before the old one is seen closing: the
+    # seat is never disconnected, and is still waited for again.
+    table, clock, sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    table.continue_(0, 0)
+    table.connect(0)
+    assert sink.commits[-1].events[-1][1] == PauseWaiting(0, (0, 1), ())
+    table.continue_(1, 0)
+    assert table.match is not None and table.match.between_decks
+    table.continue_(0, 0)
+    assert not table.match.between_decks
+    table.connect(0)  # outside the pause a new connection changes nothing
+    assert sink.commits[-1].change.as_json()["kind"] == "deal"

@@ -259,13 +259,13 @@ def test_watching_survives_a_restart() -> None:
     table, _clock, sink = make_table(seed="w")
     table.sit("ann", "h", 0)
     table.set_watching(0, False)
-    assert [c.change for c in sink.commits][-1] == {"kind": "watching", "on": False}
+    assert [c.change.as_json() for c in sink.commits][-1] == {"kind": "watching", "on": False}
     copy, _, _ = make_table(seed="w")
     restored = Table.restore(
         "T1",
         table.settings,
         "w",
-        [c.change for c in sink.commits],
+        [c.change.as_json() for c in sink.commits],
         scheduler=copy.scheduler,
         sink=CollectingSink(),
         bots=copy.turns.bots,

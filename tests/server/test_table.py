@@ -104,7 +104,7 @@ def test_create_sit_add_bots_and_start_events() -> None:
     assert table.seq == 9
     # The change that gave the first turn began with the seat_changed of seat 2.
     assert table.turn_seq == 4
-    assert [c.change["kind"] for c in sink.commits] == ["sit", "bot", "start"]
+    assert [c.change.as_json()["kind"] for c in sink.commits] == ["sit", "bot", "start"]
 
 
 def test_same_seeds_same_deal_and_other_seed_other_deal(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,7 +196,7 @@ def test_a_play_is_accepted_only_from_the_seat_to_play_with_a_held_card() -> Non
     refused("stale", seat, hand[0], table.seq + 1)
     turn_seq = table.seq
     table.play(seat, hand[0].lower(), turn_seq)
-    assert sink.commits[-1].change == {
+    assert sink.commits[-1].change.as_json() == {
         "kind": "play",
         "seat": seat,
         "card": hand[0],
@@ -223,9 +223,9 @@ def test_timeout_plays_the_standard_bots_card_and_three_in_a_row_mean_autopilot(
         clock.advance(14.999)
         assert table.to_play == 0  # R7.1: 15 s a card at fast tempo
         clock.advance(0.001)
-        timeouts = [c for c in sink.commits if c.change.get("how") == "timeout"]
+        timeouts = [c for c in sink.commits if c.change.as_json().get("how") == "timeout"]
         assert len(timeouts) == n
-        assert timeouts[-1].change == {
+        assert timeouts[-1].change.as_json() == {
             "kind": "play",
             "seat": 0,
             "card": expected,
@@ -243,7 +243,7 @@ def test_timeout_plays_the_standard_bots_card_and_three_in_a_row_mean_autopilot(
     seq_before = table.seq
     clock.advance(BOT_DELAY)
     last = sink.commits[-1]
-    assert last.change["how"] == "autopilot" and last.change["seat"] == 0
+    assert last.change.as_json()["how"] == "autopilot" and last.change.as_json()["seat"] == 0
     assert table.seq > seq_before
     # Take over: the seat is the player's again and its clock runs.
     table.take_over(0)
@@ -294,18 +294,21 @@ def test_lost_connection_holds_the_seat_60_s_then_a_bot_takes_it_for_good() -> N
     clock.advance(59.9)
     assert table.seats[1].kind == "human"
     # R7.4: the clock ran meanwhile; timeouts played for the seat.
-    assert any(c.change.get("how") == "timeout" and c.change["seat"] == 1 for c in sink.commits)
+    assert any(
+        c.change.as_json().get("how") == "timeout" and c.change.as_json()["seat"] == 1
+        for c in sink.commits
+    )
     clock.advance(0.1)
     assert table.seats[1].kind == "bot" and table.seats[1].left
     assert table.seats[1].level == "standard"
     assert table.seat_of_token("tok1") == 1  # the token is known, but the seat is gone
-    replace = [c for c in sink.commits if c.change["kind"] == "replace"]
-    assert replace[-1].change == {"kind": "replace", "seat": 1, "reason": "hold"}
+    replace = [c for c in sink.commits if c.change.as_json()["kind"] == "replace"]
+    assert replace[-1].change.as_json() == {"kind": "replace", "seat": 1, "reason": "hold"}
     # The bot plays on for good.
     advance_to_seat(table, clock, 1)
     before = len(sink.commits)
     clock.advance(BOT_DELAY)
-    played = sink.commits[before].change
+    played = sink.commits[before].change.as_json()
     assert (played["kind"], played["seat"], played["how"]) == ("play", 1, "bot")
 
 
@@ -326,7 +329,7 @@ def test_reconnecting_within_the_hold_keeps_the_seat() -> None:
     assert table.seats[1].connected
     clock.advance(100)
     assert table.seats[1].kind == "human"
-    kinds = [c.change for c in sink.commits if c.change["kind"] == "connected"]
+    kinds = [c.change.as_json() for c in sink.commits if c.change.as_json()["kind"] == "connected"]
     assert kinds[-2:] == [
         {"kind": "connected", "seat": 1, "on": False},
         {"kind": "connected", "seat": 1, "on": True},
@@ -362,8 +365,8 @@ def test_all_bot_match_finishes_and_its_record_replays_to_the_same_scores() -> N
     assert match.totals == table.match.totals and match.winner == table.match.winner
     assert types([last])[-1] == "match_over"
     # Only the start and the end change the status (the table's row is written then only).
-    changed = [(c.change["kind"], c.status) for c in sink.commits if c.status_changed]
-    assert changed == [("start", "playing"), (last.change["kind"], "finished")]
+    changed = [(c.change.as_json()["kind"], c.status) for c in sink.commits if c.status_changed]
+    assert changed == [("start", "playing"), (last.change.as_json()["kind"], "finished")]
 
 
 def test_restore_rebuilds_the_same_table_and_resume_restarts_the_clock() -> None:
@@ -371,7 +374,7 @@ def test_restore_rebuilds_the_same_table_and_resume_restarts_the_clock() -> None
     for _ in range(30):
         clock.advance(3)
     assert table.match is not None
-    changes = [c.change for c in sink.commits]
+    changes = [c.change.as_json() for c in sink.commits]
     events = [(seq, full_json(p)) for c in sink.commits for seq, p in c.events]
     clock2 = VirtualScheduler(start=1000.0)
     sink2 = CollectingSink()
@@ -394,7 +397,7 @@ def test_restore_rebuilds_the_same_table_and_resume_restarts_the_clock() -> None
     assert [(s, full_json(p)) for s, p in copy.events] == events[-len(copy.events) :]
     assert [s.connected for s in copy.seats] == [True, True, False, False]
     copy.resume()
-    assert [c.change for c in sink2.commits] == [{"kind": "resume"}]
+    assert [c.change.as_json() for c in sink2.commits] == [{"kind": "resume"}]
     assert types(sink2.commits) == ["seat_changed", "seat_changed", "clock"]
     assert clock_json(copy) == {"seat": copy.to_play, "remaining": 15.0, "tempo": 15.0}
     # R7.4: after a restart every person's seat is held for a full 60 s.

@@ -55,7 +55,7 @@ def test_a_bot_that_fails_is_replaced_for_the_move_by_the_standard_bot_r7_2() ->
         not_first += expected != card_text(view.legal_cards[0])
         before = len(sink.commits)
         clock.advance(BOT_DELAY)
-        played = sink.commits[before].change
+        played = sink.commits[before].change.as_json()
         assert (played["kind"], played["seat"], played["how"]) == ("play", 1, "bot")
         assert played["card"] == expected
         plays += 1

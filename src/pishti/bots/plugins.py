@@ -17,9 +17,9 @@ says what went wrong; never a traceback.  Guarding its moves is
 from __future__ import annotations
 
 import hashlib
-import importlib
 import importlib.util
 import os
+import pkgutil
 import sys
 from collections.abc import Callable
 from types import ModuleType
@@ -77,20 +77,26 @@ def load_plugin(spec: str) -> Callable[[int | None], Bot]:
     target: object
     if _is_path(module_name):
         target = _import_file(module_name)
+        for part in attribute.split("."):
+            try:
+                target = getattr(target, part)
+            except AttributeError:
+                raise ValueError(f"module {module_name!r} has no {attribute!r}") from None
     else:
         try:
-            target = importlib.import_module(module_name)
+            target = pkgutil.resolve_name(spec)
         except ImportError as exc:
             raise ValueError(f"cannot import the bot module {module_name!r}: {exc}") from None
+        except AttributeError as exc:
+            if module_name in sys.modules:  # imported: the attribute is missing
+                raise ValueError(f"module {module_name!r} has no {attribute!r}") from None
+            raise ValueError(
+                f"the bot module {module_name!r} failed to import: {exception_text(exc)}"
+            ) from None
         except (Exception, SystemExit) as exc:
             raise ValueError(
                 f"the bot module {module_name!r} failed to import: {exception_text(exc)}"
             ) from None
-    for part in attribute.split("."):
-        try:
-            target = getattr(target, part)
-        except AttributeError:
-            raise ValueError(f"module {module_name!r} has no {attribute!r}") from None
     if not callable(target):
         raise ValueError(f"{spec!r} is not a class or function that builds a bot")
     factory: Callable[[int | None], Bot] = target

@@ -14,8 +14,8 @@ from pishti.server.config import ServerConfig
 WS_MAX_SIZE = 64 * 1024
 """Frames over this many bytes are cut off by the WebSocket layer itself (code 1009);
 the server refuses frames over 4 KiB with a ``too_large`` error before that."""
-LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
-"""The values of ``--log-level``."""
+LogLevel = Literal["debug", "info", "warning", "error", "critical"]
+"""The values of ``--log-level`` (Typer checks them, in any case)."""
 DEFAULTS = ServerConfig()
 """The server's own defaults: the options below start from them, never repeat them."""
 
@@ -44,7 +44,7 @@ def serve_command(
         Path | None, typer.Option(help="Folder of the browser client (with index.html).")
     ] = None,
     log_level: Annotated[
-        str, typer.Option(help="debug, info, warning, error or critical.")
+        LogLevel, typer.Option(case_sensitive=False, help="How much the server logs.")
     ] = "info",
     time_scale: Annotated[
         float,
@@ -135,8 +135,6 @@ def serve_command(
             2,
         )
     proxies = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
-    if log_level.lower() not in LOG_LEVELS:
-        raise fail(f"--log-level must be one of: {', '.join(LOG_LEVELS)}", 2)
     web_dir = web
     if web_dir is None:
         packaged = Path(__file__).resolve().parent.parent / "server" / "static"

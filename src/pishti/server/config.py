@@ -20,6 +20,9 @@ TIMEOUTS_TO_AUTOPILOT = 3
 """Timeouts in a row that put a seat on autopilot (R7.3)."""
 PAUSE_SECONDS = 15.0
 """The longest pause between decks, for everyone to read the count (R7.8)."""
+PAUSE_RETURN_SECONDS = 10.0
+"""How long the pause between decks still waits for a person whose connection
+dropped during it (a page reloaded), before it stops holding the deal up (R7.8)."""
 
 
 def database_url(db: str | None) -> str:

@@ -138,6 +138,19 @@ class WatchingSwitched(TableEvent):
     on: bool
 
 
+@dataclass(frozen=True, slots=True)
+class PauseWaiting(TableEvent):
+    """During the pause after deck ``deck`` (R7.8), the seats it waits for changed
+    (a person dropped, came back, a bot took a seat ...): it now waits for
+    ``waiting``, of which ``ready`` have pressed Continue.  A person who comes back
+    is waited for again, Continue or not before."""
+
+    type: ClassVar[str] = "pause_waiting"
+    deck: int
+    waiting: tuple[int, ...]
+    ready: tuple[int, ...]
+
+
 Payload = Event | TableEvent
 """An event as the table keeps it: an engine event (filtered per seat when sent,
 R7.7) or one of the table's own events."""

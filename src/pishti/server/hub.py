@@ -19,6 +19,7 @@ from functools import partial
 from typing import Any
 
 from pishti.bots import LEVELS, make_bot
+from pishti.server.changes import Watching
 from pishti.server.clock import AsyncioScheduler, Scheduler
 from pishti.server.config import ServerConfig
 from pishti.server.connection import Connection, Socket
@@ -139,10 +140,10 @@ class Hub:
         self.writer.submit(Item(commit=commit, after=partial(self._broadcast, commit)))
 
     def _broadcast(self, commit: Commit) -> None:
-        table_id = commit.table.table_id
+        table_id = commit.table_id
         watching = self.watchers.get(table_id, set())
         self._tell(commit, self.conns.get(table_id, {}), watching)
-        if commit.change.get("kind") == "watching" and not commit.change.get("on"):
+        if isinstance(commit.change, Watching) and not commit.change.on:
             for conn in list(watching):  # told that watching is off, then closed
                 conn.close(4410, "the owner turned watching off")
 

@@ -8,7 +8,8 @@ must do next comes back in the :class:`Outcome`: whether a seat got a new turn
 (its clock restarts), whether the match ended (its record is kept), and the
 layouts of the decks dealt (kept in the log).
 
-The change is trusted to be valid: the table's actions check it first (once),
+The change is trusted to be valid: the table's actions check it first (once; a
+play in :meth:`~pishti.server.table.Table.check_play`),
 and a replayed log is checked by the engine (a card not held, a play out of
 turn raise) and by :mod:`pishti.server.changes` (the row's shape).
 """
@@ -16,7 +17,7 @@ turn raise) and by :mod:`pishti.server.changes` (the row's shape).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pishti.engine import Deck, Match, deal_deck, parse_card
@@ -45,6 +46,7 @@ from pishti.server.events import (
     MatchStarted,
     OwnerChanged,
     Paused,
+    PauseWaiting,
     Payload,
     ReadyPressed,
     RematchStarted,
@@ -113,6 +115,10 @@ class TableState:
     """The seeds of the match being played (or the last one) when it is dealt by R11;
     None before the first match and for matches started before R11.  Secret (the
     server seed) until the match is over (R7.7)."""
+    restarted: set[int] = field(default_factory=set)
+    """The persons connected when the server restarted during the pause: the
+    restart, not they, dropped their connections, so the pause waits for them as
+    if connected (R7.8) until they come back, or drop after coming back."""
     dealing: _Dealer | None = field(default=None, repr=False, compare=False)
     """The decks of the change being applied (set by :func:`apply` only): the match's
     deck source asks it for each new deck."""
@@ -134,12 +140,16 @@ class TableState:
         return self.status == "playing" and self.match is not None and self.match.between_decks
 
     def pause_waits_for(self) -> set[int]:
-        """The seats the pause between decks waits for: people seated and connected;
-        bots, seats on autopilot and disconnected seats never hold it up (R7.8)."""
+        """The seats the pause between decks waits for: people seated and connected
+        (or disconnected by a restart of the server during the pause); bots, seats
+        on autopilot and disconnected seats never hold it up (R7.8)."""
         return {
             s
             for s, st in enumerate(self.seats)
-            if st.kind == "human" and st.connected and not st.autopilot and not st.left
+            if st.kind == "human"
+            and (st.connected or s in self.restarted)
+            and not st.autopilot
+            and not st.left
         }
 
 
@@ -222,10 +232,20 @@ def apply(state: TableState, change: Change) -> Outcome:
     """
     dealer = _Dealer(state, getattr(change, "decks", ()))
     state.dealing = dealer
+    before = _pause_list(state)
     try:
         outcome = _apply(state, change, dealer)
     finally:
         state.dealing = None
+    after = _pause_list(state)
+    if (
+        before is not None
+        and after is not None
+        and before != after
+        and not isinstance(change, Ready)
+    ):
+        # The pause goes on, and whom it waits for changed: say so (R7.8).
+        outcome = replace(outcome, events=[*outcome.events, PauseWaiting(*after)])
     if dealer.given:
         raise ValueError(f"{len(dealer.given)} deck layouts that no deal used")
     if dealer.dealt:
@@ -237,6 +257,18 @@ def apply(state: TableState, change: Change) -> Outcome:
             tuple(dealer.dealt),
         )
     return outcome
+
+
+def _pause_list(state: TableState) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    """During the pause between decks: its deck, the seats it waits for and those
+    ready; else None."""
+    if not state.pausing or state.match is None:
+        return None
+    return (
+        state.match.deck_number,
+        tuple(sorted(state.pause_waits_for())),
+        tuple(sorted(state.ready)),
+    )
 
 
 def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
@@ -266,6 +298,11 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
             )
         case Connected():
             state.seats[change.seat].connected = change.on
+            # Back during the pause: the person is waited for again, to read the
+            # count once more; gone again: the restart no longer stands for them.
+            state.restarted.discard(change.seat)
+            if change.on:
+                state.ready.discard(change.seat)
             outcome = Outcome([_seat_event(state, change.seat)])
         case Replace():
             outcome = _replace(state, change)
@@ -372,8 +409,10 @@ def _rematch(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> Outc
 
 
 def _play(state: TableState, change: Play, dealer: _Dealer) -> Outcome:
+    # Checked once before it was committed (Table.check_play); a replayed log's
+    # play is checked by the engine (a card not held, a play out of turn raise).
     seat, how, match = change.seat, change.how, state.match
-    if match is None or state.status != "playing":
+    if match is None:
         raise ValueError("no match is being played")
     st = state.seats[seat]
     events: list[Payload] = []
@@ -402,6 +441,7 @@ def _play(state: TableState, change: Play, dealer: _Dealer) -> Outcome:
     if match.between_decks:
         # Everyone reads the count; no clock runs (R7.8).
         state.ready = set()
+        state.restarted = set()
         events.append(
             Paused(match.deck_number, state.pause_seconds, tuple(sorted(state.pause_waits_for())))
         )
@@ -414,6 +454,7 @@ def _deal_next(state: TableState) -> Outcome:
     if not state.pausing or state.match is None:
         raise ValueError("no deck is waiting to be dealt")
     state.ready = set()
+    state.restarted = set()
     events: list[Payload] = [*state.match.deal_next(), _clock_event(state)]
     return Outcome(events, new_turn=True, new_clock=True)
 
@@ -430,6 +471,10 @@ def _replace(state: TableState, change: Replace) -> Outcome:
 
 def _resume(state: TableState) -> Outcome:
     events: list[Payload] = []
+    if state.pausing:
+        # The pause is restored: those it waited for get their time to come back
+        # and press Continue (R7.8), and no clock runs meanwhile.
+        state.restarted |= {s for s, st in enumerate(state.seats) if st.connected}
     for seat, st in enumerate(state.seats):
         if st.connected:
             st.connected = False

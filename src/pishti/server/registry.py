@@ -20,7 +20,7 @@ from typing import Any
 from pishti.server.botrunner import ThreadedRunner
 from pishti.server.clock import Scheduler, Timer
 from pishti.server.config import ServerConfig
-from pishti.server.store import Store, StoredTable
+from pishti.server.store import NewTable, Store, StoredTable
 from pishti.server.table import (
     BotFactory,
     CorruptLog,
@@ -104,8 +104,9 @@ class Registry:
             table.close()
 
     def drop(self, table_id: str) -> None:
-        """Forget a table whose changes could not be committed: it is marked broken and
-        closed, and read back from the database when asked for again."""
+        """Forget a table whose changes could not be committed: it is marked broken (it
+        hands no further change to its sink) and closed, and read back from the
+        database when asked for again."""
         table = self.tables.pop(table_id, None)
         self._idle_since.pop(table_id, None)
         if table is not None:
@@ -196,21 +197,7 @@ class Registry:
         table_id = secrets.token_urlsafe(9)
         seed = secrets.token_hex(16)
         table = Table(table_id, settings, seed, **self._options())
-        now = time.time()
-        self.writer.submit(
-            Item(
-                new_table={
-                    "id": table_id,
-                    "players": settings.players,
-                    "target": settings.target,
-                    "tempo": settings.tempo,
-                    "seed": seed,
-                    "status": "waiting",
-                    "created": now,
-                    "updated": now,
-                }
-            )
-        )
+        self.writer.submit(Item(new_table=NewTable(table_id, settings, seed, time.time())))
         self.tables[table_id] = table
         token = secrets.token_urlsafe(24)
         seat = table.sit(name, hash_token(token), 0)

@@ -37,7 +37,8 @@ from typing import Any, TypeVar
 import filelock
 import sqlalchemy as sa
 
-from pishti.server.changes import LOG_VERSION
+from pishti.records import MatchRecord, dumps_record
+from pishti.server.changes import LOG_VERSION, Change
 from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
 from pishti.server.table import TableSettings
 
@@ -192,15 +193,27 @@ class StoredTable:
     versions: list[int]
 
 
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """A table just created: its id, settings, secret seed and creation time
+    (seconds since the epoch)."""
+
+    table_id: str
+    settings: TableSettings
+    seed: str
+    created: float
+
+
 @dataclass(slots=True)
 class WriteBatch:
     """What one transaction writes.
 
-    ``new_tables``: rows of ``tables``; ``log``: rows of ``table_log``
-    (:meth:`add_change` builds them); ``statuses``: the
-    new status of each table whose status changed (a table's row is written
-    only then, not on every move); ``records``: rows of
-    ``match_records``.
+    ``new_tables``: rows of ``tables`` (:meth:`add_table` builds them); ``log``:
+    rows of ``table_log`` (:meth:`add_change`); ``statuses``: the new status of
+    each table whose status changed (a table's row is written only then, not on
+    every move); ``records``: rows of ``match_records`` (:meth:`add_record`).
+    The store builds its rows from table ids, typed changes and records: the
+    writer hands it no live table.
     """
 
     new_tables: list[dict[str, Any]] = field(default_factory=list)
@@ -211,16 +224,44 @@ class WriteBatch:
     def __bool__(self) -> bool:
         return bool(self.new_tables or self.log or self.statuses or self.records)
 
-    def add_change(self, table_id: str, n: int, seq: int, change: dict[str, Any]) -> None:
+    def add_table(self, table: NewTable) -> None:
+        """Add the row of a new table, in the ``waiting`` status."""
+        s = table.settings
+        self.new_tables.append(
+            {
+                "id": table.table_id,
+                "players": s.players,
+                "target": s.target,
+                "tempo": s.tempo,
+                "seed": table.seed,
+                "status": "waiting",
+                "created": table.created,
+                "updated": table.created,
+            }
+        )
+
+    def add_change(self, table_id: str, n: int, seq: int, change: Change) -> None:
         """Add the row of change ``n`` of a table (``seq``: its last event number after
-        the change; ``change``: the stored JSON of the current log version)."""
+        the change), stored in the current log version (:mod:`pishti.server.changes`)."""
         self.log.append(
             {
                 "table_id": table_id,
                 "n": n,
                 "seq": seq,
-                "change": _compact(change),
+                "change": _compact(change.as_json()),
                 "version": LOG_VERSION,
+            }
+        )
+
+    def add_record(self, table_id: str, match: int, record: MatchRecord, finished: float) -> None:
+        """Add the R10 record of match number ``match`` (from 1) of a table, finished
+        at ``finished`` (seconds since the epoch)."""
+        self.records.append(
+            {
+                "table_id": table_id,
+                "match": match,
+                "record": dumps_record(record),
+                "finished": finished,
             }
         )
 

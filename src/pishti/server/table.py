@@ -46,7 +46,13 @@ from pishti.server.changes import (
     decode,
 )
 from pishti.server.clock import Scheduler
-from pishti.server.config import CLOSING_HOLD_SECONDS, HOLD_SECONDS, PAUSE_SECONDS, TEMPOS
+from pishti.server.config import (
+    CLOSING_HOLD_SECONDS,
+    HOLD_SECONDS,
+    PAUSE_RETURN_SECONDS,
+    PAUSE_SECONDS,
+    TEMPOS,
+)
 from pishti.server.events import Payload
 from pishti.server.fairness import draw_seat_seed
 from pishti.server.protocol import ErrorCode, name_key
@@ -125,6 +131,8 @@ class Timing:
         bot_delay: a bot's or the autopilot's pause before it plays.
         hold, closing_hold: the holds of R7.4 before scaling.
         pause: the longest pause between decks (R7.8) before scaling.
+        pause_return: how long the pause still waits for a person whose connection
+            dropped during it (a reload), before scaling.
     """
 
     scale: float = 1.0
@@ -132,6 +140,7 @@ class Timing:
     hold: float = HOLD_SECONDS
     closing_hold: float = CLOSING_HOLD_SECONDS
     pause: float = PAUSE_SECONDS
+    pause_return: float = PAUSE_RETURN_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,9 +148,10 @@ class Commit:
     """One change of a table, handed to the sink to be committed, then told.
 
     Attributes:
-        table: the table.  index: the change's position in the table's log, from 0.
-        change: the change as stored (:meth:`Change.as_json`, of version
-            :data:`~pishti.server.changes.LOG_VERSION`).
+        table_id: the table's id.  index: the change's position in the table's log,
+            from 0.
+        change: the change (stored in version :data:`~pishti.server.changes.LOG_VERSION`,
+            with the layouts of the decks it dealt).
         events: the events it caused, numbered.
         status: the table's status after it.
         record: the finished match's record when this change ended a match, else None.
@@ -150,9 +160,9 @@ class Commit:
         seq: the number of the table's last event after the change.
     """
 
-    table: Table
+    table_id: str
     index: int
-    change: dict[str, Any]
+    change: Change
     events: list[Numbered]
     status: Status
     record: MatchRecord | None
@@ -456,12 +466,38 @@ class Table:
                 event), ``not_your_turn``, ``bad_message`` (not a card),
                 ``card_not_held``.
         """
+        value = self.check_play(seat, card, seq)
+        self.commit(Play(seat, card_text(value), "player"))
+
+    def may_play(self, seat: int, card: object) -> bool:
+        """Whether a bot's card (``card``, whatever it chose) may be played for
+        ``seat`` now (:meth:`check_play`)."""
+        try:
+            self.check_play(seat, card)
+        except TableError:
+            return False
+        return True
+
+    def check_play(self, seat: int, card: object, seq: int | None = None) -> int:
+        """Whether ``seat`` may play ``card`` now; returns the card (R3.1, R7.3).
+
+        The one check of a play, for a person's (``card`` as text, ``seq`` the event
+        it answers) and for a bot's, a timeout's or the autopilot's (``card`` an int,
+        ``seq`` None), in the order docs/protocol.md gives.  The reducer applies a
+        checked play (the engine's own checks guard only a replayed log).
+
+        Raises:
+            TableError: ``bad_state`` (no match being played; a person's play for a
+                seat a bot plays), ``stale`` (``seq`` older than the event that gave
+                the turn, or newer than the last event), ``not_your_turn``,
+                ``bad_message`` (not a card), ``card_not_held``.
+        """
         match = self.match
         if self.status != "playing" or match is None:
             raise TableError("bad_state", "no match is being played")
-        if seq > self.seq:
+        if seq is not None and seq > self.seq:
             raise TableError("stale", f"event {seq} has not happened (the last is {self.seq})")
-        if seq < self.turn_seq:
+        if seq is not None and seq < self.turn_seq:
             raise TableError(
                 "stale",
                 f"this play answers event {seq}, from before the turn to play "
@@ -473,15 +509,21 @@ class Table:
             )
         if match.to_play != seat:
             raise TableError("not_your_turn", f"it is seat {match.to_play}'s turn")
-        if self.seats[seat].kind != "human":
+        if seq is not None and self.seats[seat].kind != "human":
             raise TableError("bad_state", f"seat {seat} is played by a bot")
-        try:
-            value = parse_card(card)
-        except CardError:
-            raise TableError("bad_message", f"not a card: {card!r}") from None
+        if isinstance(card, str):
+            try:
+                value = parse_card(card)
+            except CardError:
+                raise TableError("bad_message", f"not a card: {card!r}") from None
+        elif type(card) is int:  # True, or a numpy integer, is not a card (R1.1)
+            value = card
+        else:
+            raise TableError("bad_message", f"not a card: {card!r}")
         if value not in match.deck.hands[seat]:
-            raise TableError("card_not_held", f"seat {seat} does not hold {card_text(value)}")
-        self.commit(Play(seat, card_text(value), "player"))
+            shown = card_text(value) if 0 <= value < 52 else repr(value)
+            raise TableError("card_not_held", f"seat {seat} does not hold {shown}")
+        return value
 
     def continue_(self, seat: int, deck: int) -> None:
         """The player has read the count of ``deck`` and pressed Continue (R7.8); the
@@ -562,9 +604,14 @@ class Table:
             self.commit(Replace(seat, "left"))
 
     def connect(self, seat: int) -> None:
-        """A connection for ``seat`` opened (or came back within the hold, R7.4)."""
+        """A connection for ``seat`` opened (or came back within the hold, R7.4).
+
+        During the pause between decks a person whose page came back (a reload whose
+        new connection replaced the old one) is waited for again, Continue or not
+        before, and sees the count again (R7.8)."""
         st = self.seats[seat]
-        if st.kind == "human" and not st.connected:
+        returning = st.connected and self.state.pausing and seat in self.state.ready
+        if st.kind == "human" and (not st.connected or returning):
             self.turns.said_closing(seat, None)
             self.commit(Connected(seat, True))
 
@@ -574,6 +621,7 @@ class Table:
         st = self.seats[seat]
         if st.kind == "human" and st.connected:
             self.turns.said_closing(seat, closing)
+            self.turns.dropped(seat)
             self.commit(Connected(seat, False))
 
     # -- checks ------------------------------------------------------------------
@@ -614,9 +662,9 @@ class Table:
         if outcome.finished and self.match is not None:
             record = match_record(self.match, self.state.fair)
         return Commit(
-            self,
+            self.table_id,
             index,
-            change.as_json(),
+            change,
             numbered,
             self.status,
             record,
@@ -629,6 +677,8 @@ class Table:
         """Apply ``change`` (checked already), hand it to the sink, re-arm the clocks.
         The table's actions and its :class:`~pishti.server.turns.Turns` call this."""
         commit = self._record(change)
+        if self.broken:
+            return  # dropped after a failed commit: the database's copy is read back
         self.sink(commit)
         self._after_commit()
 

@@ -92,6 +92,9 @@ class Turns:
         self._bot_cache: dict[tuple[int, int, str], Bot] = {}
         self._pause_timer: Timer | None = None
         self._pause_ends = 0.0
+        self._returning: dict[int, float] = {}
+        """Persons who dropped during the pause, and until when it waits for them."""
+        self._return_timer: Timer | None = None
 
     # -- told by the table -------------------------------------------------------
 
@@ -106,6 +109,16 @@ class Turns:
             self._closing.pop(seat, None)
         else:
             self._closing[seat] = closing
+
+    def dropped(self, seat: int) -> None:
+        """``seat``'s connection is about to be marked lost: during the pause between
+        decks, a person it waits for is waited for ``pause_return`` seconds more (a
+        reloaded page comes back, and is waited for again, R7.8)."""
+        state = self.table.state
+        if state.pausing and seat in state.pause_waits_for():
+            self._returning[seat] = (
+                self.scheduler.now() + self.timing.pause_return * self.timing.scale
+            )
 
     def remaining(self) -> float:
         """Seconds left on the running clock (0 when none runs)."""
@@ -124,6 +137,7 @@ class Turns:
         if self._pause_timer is not None:
             self._pause_timer.cancel()
             self._pause_timer = None
+        self._stop_return_timer()
         if self._turn_timer is not None:
             self._turn_timer.cancel()
             self._turn_timer = None
@@ -146,21 +160,49 @@ class Turns:
         """Deal on once everyone the pause waits for has pressed Continue, or when
         its time is up (R7.8)."""
         state = self.table.state
+        self._stop_return_timer()
         if not state.pausing:
             if self._pause_timer is not None:
                 self._pause_timer.cancel()
             self._pause_timer = None
+            self._returning.clear()
             return
         if not state.pause_waits_for() - state.ready:
-            if self._pause_timer is not None:
-                self._pause_timer.cancel()
-            self._pause_timer = None
-            self.table.commit(Deal("ready"))
-            return
+            returning = self._still_returning()
+            if returning:
+                # Everyone else is ready: wait a little for the one who dropped.
+                delay = min(returning.values()) - self.scheduler.now()
+                self._return_timer = self.scheduler.call_later(delay, self.arm)
+            else:
+                if self._pause_timer is not None:
+                    self._pause_timer.cancel()
+                self._pause_timer = None
+                self.table.commit(Deal("ready"))
+                return
         if self._pause_timer is None:
             seconds = self.timing.pause * self.timing.scale
             self._pause_ends = self.scheduler.now() + seconds
             self._pause_timer = self.scheduler.call_later(seconds, self._on_pause_timer)
+
+    def _still_returning(self) -> dict[int, float]:
+        """The persons who dropped during the pause and are still waited for."""
+        now = self.scheduler.now()
+        seats = self.table.seats
+        self._returning = {
+            s: until
+            for s, until in self._returning.items()
+            if until > now
+            and seats[s].kind == "human"
+            and not seats[s].connected
+            and not seats[s].left
+            and not seats[s].autopilot
+        }
+        return self._returning
+
+    def _stop_return_timer(self) -> None:
+        if self._return_timer is not None:
+            self._return_timer.cancel()
+            self._return_timer = None
 
     def _on_pause_timer(self) -> None:
         self._pause_timer = None
@@ -222,8 +264,7 @@ class Turns:
         def done(card: int) -> None:
             if self.closed or key != self._turn_key or table.to_play != seat:
                 return
-            # A plain int among the legal cards: True or a numpy integer is refused here.
-            if type(card) is not int or card not in view.legal_cards:
+            if not table.may_play(seat, card):
                 card = self._fallback(seat, level, view)
             self._turn_key = None
             table.commit(Play(seat, card_text(card), how))
@@ -244,7 +285,7 @@ class Turns:
             except Exception:
                 log.exception("table %s: the standard bot failed too", self.table.table_id)
             else:
-                if card in view.legal_cards:
+                if self.table.may_play(seat, card):
                     return card
         return view.legal_cards[0]
 

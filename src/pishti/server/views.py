@@ -36,6 +36,7 @@ from pishti.server.events import (
     MatchStarted,
     OwnerChanged,
     Paused,
+    PauseWaiting,
     Payload,
     ReadyPressed,
     RematchStarted,
@@ -142,6 +143,10 @@ def _paused(e: Paused) -> dict[str, Any]:
     return {"type": e.type, "deck": e.deck, "seconds": e.seconds, "waiting": list(e.waiting)}
 
 
+def _pause_waiting(e: PauseWaiting) -> dict[str, Any]:
+    return {"type": e.type, "deck": e.deck, "waiting": list(e.waiting), "ready": list(e.ready)}
+
+
 def _ready(e: ReadyPressed) -> dict[str, Any]:
     return {"type": e.type, "seat": e.seat}
 
@@ -171,6 +176,7 @@ TABLE_EVENTS: dict[type[TableEvent], TableView] = {
     Paused: _public_table_event(_paused),
     ReadyPressed: _public_table_event(_ready),
     WatchingSwitched: _public_table_event(_watching),
+    PauseWaiting: _public_table_event(_pause_waiting),
 }
 """What a seat may see of each of the table's own events, as protocol JSON:
 ``TABLE_EVENTS[type](event, seat)``.  Each is public: none holds a card, a token

@@ -16,10 +16,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from pishti.records import dumps_record
-from pishti.server.store import Store, WriteBatch
+from pishti.server.store import NewTable, Store, WriteBatch
 from pishti.server.table import Commit
 
 log = logging.getLogger("pishti.server.writer")
@@ -31,13 +29,13 @@ class Item:
 
     Attributes:
         commit: a table change, or None.
-        new_table: a new row of ``tables``, or None.
+        new_table: a new table, or None.
         after: called once the item is committed (sends its events), or None.
         future: resolved once the item is committed (and failed if it could not be).
     """
 
     commit: Commit | None = None
-    new_table: dict[str, Any] | None = None
+    new_table: NewTable | None = None
     after: Callable[[], None] | None = None
     future: asyncio.Future[None] | None = None
 
@@ -119,46 +117,43 @@ class Writer:
         out = WriteBatch()
         for item in items:
             if item.new_table is not None:
-                out.new_tables.append(item.new_table)
+                out.add_table(item.new_table)
             commit = item.commit
             if commit is None:
                 continue
-            table_id = commit.table.table_id
+            table_id = commit.table_id
             out.add_change(table_id, commit.index, commit.seq, commit.change)
             if commit.status_changed:
                 out.statuses[table_id] = commit.status
             if commit.record is not None:
-                out.records.append(
-                    {
-                        "table_id": table_id,
-                        "match": commit.match_no,
-                        "record": dumps_record(commit.record),
-                        "finished": time.time(),
-                    }
-                )
+                out.add_record(table_id, commit.match_no, commit.record, time.time())
         return out
 
-    async def _write(self, batch: list[Item]) -> None:
-        kept = []
-        for item in batch:
-            if item.commit is not None and item.commit.table.broken:
-                # A change made after an earlier change of its table failed to commit:
-                # the table is being reloaded from the database, so drop it.
+    def _drop_queued(self, table_ids: set[str]) -> None:
+        """Drop the queued changes of tables whose earlier change failed to commit:
+        those tables are read back from the database (their later changes were
+        made on top of one the database does not have)."""
+        kept: deque[Item] = deque()
+        for item in self._items:
+            if item.commit is not None and item.commit.table_id in table_ids:
                 if item.future is not None and not item.future.done():
                     item.future.set_exception(RuntimeError("the table was reloaded"))
                 continue
             kept.append(item)
-        batch = kept
+        self._items = kept
+
+    async def _write(self, batch: list[Item]) -> None:
         started = time.perf_counter()
         try:
             await self.store.write(self._batch(batch))
         except Exception as exc:
             log.exception("a commit of %d items failed", len(batch))
-            ids = {i.commit.table.table_id for i in batch if i.commit is not None}
-            ids |= {str(i.new_table["id"]) for i in batch if i.new_table is not None}
+            ids = {i.commit.table_id for i in batch if i.commit is not None}
+            ids |= {i.new_table.table_id for i in batch if i.new_table is not None}
             for item in batch:
                 if item.future is not None and not item.future.done():
                     item.future.set_exception(exc)
+            self._drop_queued(ids)
             self.on_failure(ids, exc)
             return
         self.commit_seconds += time.perf_counter() - started

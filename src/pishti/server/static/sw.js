@@ -7,6 +7,7 @@ const CACHE = "pishti-client-v1";
 const FILES = [
   "/",
   "/static/css/app.css",
+  "/static/css/table3d.css",
   "/static/js/main.js",
   "/static/js/app.js",
   "/static/js/api.js",
@@ -27,12 +28,23 @@ const FILES = [
   "/static/js/ui/errors.js",
   "/static/js/ui/seats.js",
   "/static/js/ui/sound.js",
+  "/static/js/table3d/switch.js",
   "/static/i18n/en.json",
   "/static/i18n/tr.json",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/manifest.webmanifest",
+];
+// The 3D table's files (three.js is 2 MB): cached when the 3D table is first
+// opened (the fetch handler below keeps every client file it serves), so a
+// player who stays in 2D never downloads them.
+const WHEN_USED = [
+  "/static/js/table3d/scene.js",
+  "/static/js/table3d/textures.js",
+  "/static/js/vendor/three/three.module.js",
+  "/static/js/vendor/three/three.core.js",
+  "/static/js/vendor/three/LICENSE",
 ];
 
 self.addEventListener("install", (event) => {

@@ -182,6 +182,14 @@ function applyEvent(state, e, effects) {
       table.clock = null;
       effects.push({ kind: "pause", deck: e.deck });
       break;
+    case "pause_waiting":
+      // Whom the pause waits for changed (R7.8); a person back is waited for again.
+      if (table.pause && table.pause.deck === e.deck) {
+        table.pause.waiting = [...(e.waiting || [])];
+        table.pause.ready = [...(e.ready || [])];
+      }
+      effects.push({ kind: "pause_waiting", deck: e.deck });
+      break;
     case "ready":
       if (table.pause && !table.pause.ready.includes(e.seat)) table.pause.ready.push(e.seat);
       effects.push({ kind: "ready", seat: e.seat });

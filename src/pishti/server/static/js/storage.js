@@ -65,3 +65,22 @@ export function getSound() {
 export function setSound(on) {
   write("sound", on ? "on" : "off");
 }
+
+/** The table view chosen last: "3d", "2d" or null (never chosen: 2D). */
+export function getTableView() {
+  const value = read("view");
+  return value === "3d" || value === "2d" ? value : null;
+}
+
+export function setTableView(view) {
+  write("view", view);
+}
+
+/** Whether the player was told once that the 3D table cannot be drawn here. */
+export function getView3dNoticed() {
+  return read("view3d.noticed") === "yes";
+}
+
+export function setView3dNoticed() {
+  write("view3d.noticed", "yes");
+}

@@ -5,6 +5,7 @@
 import { cardBack, cardFace, cardName } from "../cards.js";
 import { t } from "../i18n.js";
 import { clockLeft, OUTCOME, pauseLeft, runningTotals, teamOf } from "../state.js";
+import { TableView } from "../table3d/switch.js";
 import { ring, setRing } from "../ui/clock.js";
 import { countTable } from "../ui/countTable.js";
 import { announce, focusLost, h, replace } from "../ui/dom.js";
@@ -117,9 +118,12 @@ export class TableScreen {
     this.keyHandler = (e) => this.onGlobalKey(e);
     document.addEventListener("keydown", this.keyHandler);
     this.clockTimer = setInterval(() => this.tickClock(), 200);
+    // The 3D table, when chosen, draws this screen's state over it (js/table3d/).
+    this.view = new TableView(this);
   }
 
   destroy() {
+    this.view.destroy();
     document.removeEventListener("keydown", this.keyHandler);
     clearInterval(this.clockTimer);
     clearTimeout(this.noticeTimer);
@@ -143,6 +147,7 @@ export class TableScreen {
     for (const effect of effects) this.play(effect, state, said);
     if (said.length) announce(said.join(" "));
     this.keepFocus(state);
+    this.view.update(state, effects);
   }
 
   /** Focus goes where the player acts next: the hand on their turn, else the table. */
@@ -368,8 +373,15 @@ export class TableScreen {
       }
       return;
     }
-    this.maybeContinue();
     const mine = state.seat !== null && pause.ready.includes(state.seat);
+    if (!mine && this.continued === pause.deck && pause.waiting.includes(state.seat)) {
+      // The table waits for this seat again (it came back during the pause): the
+      // count is shown again, and Continue is sent again once it is closed.
+      this.continued = null;
+      this.readDeck = null;
+      if (!this.dialog.open) this.showCount(pause.deck);
+    }
+    this.maybeContinue();
     const fresh = effects.some((e) => e.kind === "snapshot");
     if (fresh && !mine && !this.dialog.open && this.readDeck !== pause.deck) this.showCount(pause.deck);
   }
