@@ -80,7 +80,7 @@ def start_server(
     )
     log.close()
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a loaded machine took over 30 s to start one
     while True:
         try:
             with urllib.request.urlopen(base + "/healthz", timeout=1) as response:

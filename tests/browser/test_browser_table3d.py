@@ -29,6 +29,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 SETTLED = "() => Boolean(window.pishtiScene && window.pishtiScene.settled())"
+HAND_SETTLED = "() => Boolean(window.pishtiScene && window.pishtiScene.settled(true))"
 
 # The table as the page holds it (the accessible 2D layer) and as the scene draws it.
 TABLE_NOW = """() => {
@@ -229,13 +230,14 @@ class ScenePlayer(Player):
                 page.wait_for_function(SETTLED, polling=50)
                 self.shot("pishti", still=False)
                 page.evaluate("() => document.getAnimations().forEach(a => a.play())")
-        page.wait_for_function(SETTLED, polling=50, timeout=30_000)
+        # The cards of the hand at their places (the pixel checks wait for all).
+        check_pixels = self.seen.plays % 6 == 1
+        page.wait_for_function(SETTLED if check_pixels else HAND_SETTLED, polling=50)
         hand = self.hand()
         self.check_table()
         self.check_drawn(self.table_now())
         if self.seen.plays % 12 == 2:
             self.switch_and_back()
-        check_pixels = self.seen.plays % 6 == 1
         if check_pixels:
             self.hand_pixels(hand)
             top_before = page.get_attribute("#pile", "data-top")

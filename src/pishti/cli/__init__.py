@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from pishti.cli import arena, play, replay, serve, simulate, verify  # noqa: F401  (registers the subcommands)
+from pishti.cli import (  # noqa: F401  (registers the subcommands)
+    analyse,
+    arena,
+    play,
+    replay,
+    serve,
+    simulate,
+    verify,
+)
 from pishti.cli.app import app
 
 

@@ -102,6 +102,20 @@ def serve_command(
             "every second, so play never pauses for one (0: Python's own collector).",
         ),
     ] = 600.0,
+    analysis_workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Worker processes that compute the expert's analysis of finished matches.",
+        ),
+    ] = DEFAULTS.analysis_workers,
+    analysis_samples: Annotated[
+        tuple[int, int],
+        typer.Option(
+            hidden=True,
+            help="Sampled decks per play of an analysis, and the expert's (tests: small).",
+        ),
+    ] = (DEFAULTS.analysis_samples, DEFAULTS.analysis_expert_samples),
 ) -> None:
     """Start the table server: HTTP and WebSockets on HOST:PORT, tables kept in a SQLite file."""
     import uvicorn
@@ -128,6 +142,8 @@ def serve_command(
         or gc_sweep < 0
         or not header_timeout > 0
         or not bot_deadline > 0
+        or analysis_samples[0] < 2
+        or analysis_samples[1] < 1
     ):
         raise fail(
             "--bot-delay and --gc-sweep must be 0 or more, "
@@ -151,6 +167,9 @@ def serve_command(
         http_burst=max(DEFAULTS.http_burst, http_rate),
         sqlite_synchronous=sqlite_synchronous,
         gc_sweep=gc_sweep or None,
+        analysis_workers=analysis_workers,
+        analysis_samples=analysis_samples[0],
+        analysis_expert_samples=analysis_samples[1],
     )
     try:
         check_database(config.db_url)

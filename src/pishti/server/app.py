@@ -8,7 +8,9 @@ a FastAPI application; the table WebSockets go straight to the hub
 from __future__ import annotations
 
 import html
+import json
 import math
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,11 +22,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from pishti.server.analyses import Analyses, AnalysisBusy
 from pishti.server.asgi import ServerApp
 from pishti.server.collector import Collector
 from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
-from pishti.server.protocol import CreateTable, JoinTable, explain
+from pishti.server.people import identity_hash
+from pishti.server.protocol import IDENTITY_PATTERN, CreateTable, JoinTable, explain
 from pishti.server.ratelimit import AddressLimiter
 from pishti.server.table import Table, TableError, TableSettings
 from pishti.server.views import lobby_json, no_table
@@ -89,6 +93,13 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     """
     config = config or ServerConfig()
     the_hub = hub or Hub(config)
+    analyses = Analyses(
+        the_hub.store,
+        workers=config.analysis_workers,
+        queue=config.analysis_queue,
+        samples=config.analysis_samples,
+        expert_samples=config.analysis_expert_samples,
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -102,6 +113,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         finally:
             if collector is not None:
                 collector.stop()
+            await analyses.close()
             await the_hub.stop()
 
     app = FastAPI(
@@ -149,6 +161,76 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
                 {"Retry-After": str(math.ceil(wait))},
             )
 
+    async def _claim(key: str, name: str, table: Table, seat: int) -> None:
+        """Remember the browser identity (its hash only) that took ``seat``."""
+        await the_hub.writer.flush()  # the table's row is there first
+        await the_hub.store.claim_seat(
+            identity_hash(key), name.strip(), table.table_id, seat, table.match_no
+        )
+
+    def _identity(request: Request) -> str:
+        """The hash of the request's ``X-Pishti-Identity`` key.
+
+        Raises:
+            ApiError: 400 no key, or not of the key's form.
+        """
+        key = request.headers.get("x-pishti-identity", "")
+        if not re.fullmatch(IDENTITY_PATTERN, key):
+            raise ApiError(
+                400, "bad_request", "X-Pishti-Identity: the browser's identity key is missing"
+            )
+        return identity_hash(key)
+
+    @app.get("/api/me")
+    async def my_history(request: Request) -> dict[str, Any]:
+        """The history, figures and rating of the browser's identity."""
+        found = await the_hub.store.history(_identity(request))
+        if found is None:
+            raise ApiError(404, "not_found", "this browser has played no match yet")
+        return found
+
+    @app.get("/api/me/export")
+    async def my_records(request: Request) -> Response:
+        """Every finished match of the browser's identity as JSON lines, one a match:
+        ``{"table_id", "match", "seat", "finished", "record"}`` (R10)."""
+        rows = await the_hub.store.records_of(_identity(request))
+        lines = [
+            json.dumps(
+                {
+                    "table_id": r["table_id"],
+                    "match": r["match"],
+                    "seat": r["seat"],
+                    "finished": r["finished"],
+                    "record": json.loads(r["record"]),
+                }
+            )
+            for r in rows
+        ]
+        return Response(
+            "".join(line + "\n" for line in lines),
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": 'attachment; filename="pishti-matches.jsonl"'},
+        )
+
+    @app.delete("/api/me")
+    async def forget_me(request: Request) -> dict[str, Any]:
+        """Delete the browser's identity, its seats and rating; its name in the
+        finished matches' players is removed."""
+        if not await the_hub.store.forget(_identity(request)):
+            raise ApiError(404, "not_found", "this browser has played no match yet")
+        return {"deleted": True}
+
+    @app.get("/api/leaderboard")
+    async def leaderboard(min_matches: int = 3) -> dict[str, Any]:
+        """Every bot level and every person with at least ``min_matches`` rated
+        matches, best first (docs/server.md, "History and ratings")."""
+        if not 0 <= min_matches <= 1000:
+            raise ApiError(400, "bad_request", "min_matches: from 0 to 1000")
+        return {
+            "min_matches": min_matches,
+            "players": await the_hub.store.leaderboard(min_matches),
+        }
+
     async def _table(table_id: str) -> Table:
         table = await the_hub.table(table_id)
         if table is None:
@@ -161,6 +243,8 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         _limit(request)
         settings = TableSettings(body.players, body.target, body.tempo)
         table, seat, token = await the_hub.create_table(body.name, settings)
+        if body.identity is not None:
+            await _claim(body.identity, body.name, table, seat)
         return {
             "table_id": table.table_id,
             "seat": seat,
@@ -190,6 +274,8 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         except TableError as exc:
             code = "match_started" if exc.code == "bad_state" else exc.code
             raise ApiError(_HTTP_STATUS.get(exc.code, 409), code, exc.message) from None
+        if body.identity is not None:
+            await _claim(body.identity, body.name, table, seat)
         return {"seat": seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
@@ -219,6 +305,58 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
             },
         )
 
+    async def _finished_record(table_id: str, match: str) -> tuple[int, str]:
+        """``(number, record JSON)`` of finished match ``match`` of a table.
+
+        Raises:
+            ApiError: 400 a bad number, 404 no such table or match, 409 a match
+                still played (R7.7).
+        """
+        if not (match.isascii() and match.isdigit() and len(match) <= 9):
+            raise ApiError(400, "bad_request", "match: must be a match number (1, 2, ...)")
+        number = int(match)
+        table = await _table(table_id)
+        if not 1 <= number <= table.match_no:
+            raise ApiError(404, "not_found", f"no match {match} at this table")
+        found = await the_hub.store.record(table_id, number)
+        if found is None:
+            raise ApiError(409, "not_finished", f"match {number} is on: no analysis yet (R7.7)")
+        return found
+
+    @app.get("/api/tables/{table_id}/analysis")
+    async def get_analysis(table_id: str, match: str) -> Response:
+        """The expert's analysis of finished match ``match`` (docs/bots.md) once
+        computed: ``200 {"status": "done", "analysis": {...}}``; while it waits or
+        runs, ``202`` with its status (``queued`` and ``position``, or ``running``);
+        ``404 not_requested`` when nobody asked for it."""
+        number, _record = await _finished_record(table_id, match)
+        stored = await the_hub.store.analysis(table_id, number)
+        if stored is not None:
+            return Response(
+                '{"status": "done", "analysis": ' + stored + "}", media_type="application/json"
+            )
+        status = analyses.status((table_id, number))
+        if status is None:
+            raise ApiError(404, "not_requested", "nobody asked for this analysis: POST to start it")
+        return JSONResponse(status, status_code=500 if status["status"] == "failed" else 202)
+
+    @app.post("/api/tables/{table_id}/analysis", status_code=202)
+    async def request_analysis(table_id: str, match: str) -> Response:
+        """Ask for the expert's analysis of finished match ``match``: computed in the
+        server's worker processes (one at a time, in the order asked); answers as
+        ``GET`` does (``200`` when already stored; ``503 busy`` when the queue is full)."""
+        number, record = await _finished_record(table_id, match)
+        stored = await the_hub.store.analysis(table_id, number)
+        if stored is not None:
+            return Response(
+                '{"status": "done", "analysis": ' + stored + "}", media_type="application/json"
+            )
+        try:
+            status = analyses.request((table_id, number), record)
+        except AnalysisBusy as exc:
+            raise ApiError(503, "busy", str(exc), {"Retry-After": "60"}) from None
+        return JSONResponse(status, status_code=202)
+
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         """Liveness, with a few counters."""
@@ -241,6 +379,27 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     @app.get("/t/{table_id}/watch", include_in_schema=False)
     async def watch(table_id: str) -> Response:
         return _page(f"Watching table {table_id}.")
+
+    @app.get("/r/{table_id}/{match}", include_in_schema=False)
+    async def replay_page(table_id: str, match: str) -> Response:
+        """The replay of a finished match; its record comes from ``/api/tables/{id}/record``,
+        which gives none of a match still played (R7.7)."""
+        return _page(f"Replay of match {match} of table {table_id}.")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_file_page() -> Response:
+        """The replay viewer for a record file opened in the browser (nothing uploaded)."""
+        return _page("Replay a match record.")
+
+    @app.get("/me", include_in_schema=False)
+    async def me_page() -> Response:
+        """The browser identity's history page."""
+        return _page("Your matches.")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> Response:
+        """The ratings of people and bot levels."""
+        return _page("Leaderboard.")
 
     @app.get("/how-to-play", include_in_schema=False)
     async def how_to_play() -> Response:

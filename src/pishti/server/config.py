@@ -79,6 +79,11 @@ class ServerConfig:
             seconds freezes the heap every second and sweeps it that often
             (:class:`pishti.server.collector.Collector`; ``pishti serve``: 600).
         max_watchers: spectators one table takes at most (R7.7); one more is refused.
+        analysis_workers: worker processes that compute the expert's analysis of
+            finished matches (:mod:`pishti.server.analyses`).
+        analysis_queue: analyses waiting or running at most; more are refused (503).
+        analysis_samples: sampled decks per play of an analysis (docs/bots.md).
+        analysis_expert_samples: the expert's sampled decks per move in an analysis.
     """
 
     db_url: str = database_url(None)
@@ -100,3 +105,7 @@ class ServerConfig:
     http_burst: float = 20.0
     gc_sweep: float | None = None
     max_watchers: int = 200
+    analysis_workers: int = 1
+    analysis_queue: int = 8
+    analysis_samples: int = 256
+    analysis_expert_samples: int = 128

@@ -389,18 +389,28 @@ def _whole_number(value: object) -> object:
     return value
 
 
+IDENTITY_PATTERN = r"^[A-Za-z0-9_-]{32,128}$"
+"""A browser identity key: 32 to 128 URL-safe characters (the client sends 43)."""
+Identity = Annotated[str, StringConstraints(pattern=IDENTITY_PATTERN)]
+"""A browser's identity key (docs/server.md, "History and ratings"); only its hash is kept."""
+
+
 class CreateTable(_Strict):
-    """``POST /api/tables``: the creator's display ``name`` and the settings (R6.1, R7.1)."""
+    """``POST /api/tables``: the creator's display ``name`` and the settings (R6.1, R7.1),
+    and the browser's ``identity`` key when it keeps one."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     name: Name
     players: Annotated[Literal[4, 2], BeforeValidator(_whole_number)] = 4
     target: Annotated[Literal[51, 101, 151], BeforeValidator(_whole_number)] = 101
     tempo: Literal["relaxed", "normal", "fast"] = "normal"
+    identity: Identity | None = None
 
 
 class JoinTable(_Strict):
-    """``POST /api/tables/{id}/join``: a display ``name`` and the wished ``seat`` (None: any)."""
+    """``POST /api/tables/{id}/join``: a display ``name``, the wished ``seat`` (None: any)
+    and the browser's ``identity`` key when it keeps one."""
 
     name: Name
     seat: SeatNumber | None = None
+    identity: Identity | None = None

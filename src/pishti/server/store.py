@@ -1,6 +1,6 @@
 """The database: tables, their change logs and finished match records (SQLAlchemy 2).
 
-Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
+The tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
 
 - ``tables``: one row per table: settings, the secret seed of its deals, status.
 - ``table_log``: every change of every table, in order (``n`` from 0), as JSON,
@@ -9,6 +9,10 @@ Three tables, in plain SQLAlchemy Core so that PostgreSQL can follow SQLite:
   of a database made before the column existed read as version 1).  Replaying
   a table's log rebuilds it exactly (:meth:`pishti.server.table.Table.restore`).
 - ``match_records``: the R10 record of every finished match.
+- ``identities``, ``seat_identities``, ``match_players``, ``ratings``: people's
+  history and everyone's rating (:mod:`pishti.server.people`).
+- ``match_analyses``: the expert's analysis of a finished match, once asked for
+  and computed (:mod:`pishti.server.analyses`; its JSON form is in docs/bots.md).
 
 The same code runs on SQLite (the embedded default) and on PostgreSQL (through
 psycopg 3, for several nodes on one database: docs/deploy.md).  SQLite runs in
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -40,7 +45,10 @@ import sqlalchemy as sa
 from pishti.records import MatchRecord, dumps_record
 from pishti.server.changes import LOG_VERSION, Change
 from pishti.server.checkpointer import WRITER_AUTOCHECKPOINT, Checkpointer
+from pishti.server.people import People, SeatHolder
 from pishti.server.table import TableSettings
+
+logger = logging.getLogger(__name__)
 
 metadata = sa.MetaData()
 
@@ -75,6 +83,18 @@ records_t = sa.Table(
     sa.Column("match", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("record", sa.Text, nullable=False),
     sa.Column("finished", sa.Float, nullable=False),
+)
+
+people = People(metadata)
+"""The identities, finished matches' players and ratings (:mod:`pishti.server.people`)."""
+
+analyses_t = sa.Table(
+    "match_analyses",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("match", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("analysis", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
 )
 
 
@@ -194,6 +214,17 @@ class StoredTable:
 
 
 @dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """A match that ended in a batch: its table, number, record and who held each seat."""
+
+    table_id: str
+    match: int
+    record: MatchRecord
+    holders: list[SeatHolder]
+    finished: float
+
+
+@dataclass(frozen=True, slots=True)
 class NewTable:
     """A table just created: its id, settings, secret seed and creation time
     (seconds since the epoch)."""
@@ -213,13 +244,16 @@ class WriteBatch:
     each table whose status changed (a table's row is written only then, not on
     every move); ``records``: rows of ``match_records`` (:meth:`add_record`).
     The store builds its rows from table ids, typed changes and records: the
-    writer hands it no live table.
+    writer hands it no live table.  ``finished``: the matches those records end,
+    with who held each seat, for the players' history and ratings
+    (:mod:`pishti.server.people`).
     """
 
     new_tables: list[dict[str, Any]] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
     statuses: dict[str, str] = field(default_factory=dict)
     records: list[dict[str, Any]] = field(default_factory=list)
+    finished: list[FinishedMatch] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(self.new_tables or self.log or self.statuses or self.records)
@@ -395,6 +429,15 @@ class Store:
                 )
             if batch.records:
                 conn.execute(sa.insert(records_t), batch.records)
+        for done in batch.finished:
+            # Its own transaction: history and ratings never hold up or undo a record.
+            try:
+                with self.engine.begin() as conn:
+                    people.finish_match(
+                        conn, done.table_id, done.match, done.record, done.holders, done.finished
+                    )
+            except Exception:
+                logger.exception("the history of match %s of table %s", done.match, done.table_id)
 
     async def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its changes, or None if there is none."""
@@ -450,3 +493,80 @@ class Store:
             return None if row is None else (row.match, row.record)
 
         return await self._run(find)
+
+    async def analysis(self, table_id: str, match: int) -> str | None:
+        """The stored analysis JSON of finished match ``match`` of a table, or None."""
+        query = sa.select(analyses_t.c.analysis).where(
+            analyses_t.c.table_id == table_id, analyses_t.c.match == match
+        )
+
+        def find() -> str | None:
+            with self.engine.connect() as conn:
+                return conn.execute(query).scalar()
+
+        return await self._run(find)
+
+    async def save_analysis(self, table_id: str, match: int, analysis: str) -> None:
+        """Store the analysis JSON of a finished match (kept when one is already stored:
+        the same record, samples and seed give the same analysis)."""
+
+        def save() -> None:
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        sa.insert(analyses_t).values(
+                            table_id=table_id, match=match, analysis=analysis, created=time.time()
+                        )
+                    )
+            except sa.exc.IntegrityError:
+                pass  # another server process stored it first
+
+        await self._run(save)
+
+    async def claim_seat(
+        self, identity: str, name: str, table_id: str, seat: int, since_match: int
+    ) -> None:
+        """Remember that the identity hash ``identity`` took ``seat`` of a table under
+        ``name``, for its matches after the first ``since_match``."""
+
+        def claim() -> None:
+            with self.engine.begin() as conn:
+                people.claim_seat(conn, identity, name, table_id, seat, since_match)
+
+        await self._run(claim)
+
+    async def history(self, identity: str) -> dict[str, Any] | None:
+        """The page of an identity hash (:meth:`People.history`), or None when unknown."""
+
+        def read() -> dict[str, Any] | None:
+            with self.engine.connect() as conn:
+                return people.history(conn, identity)
+
+        return await self._run(read)
+
+    async def leaderboard(self, min_matches: int) -> list[dict[str, Any]]:
+        """Bot levels and people with at least ``min_matches`` rated matches, best first."""
+
+        def read() -> list[dict[str, Any]]:
+            with self.engine.connect() as conn:
+                return people.leaderboard(conn, min_matches)
+
+        return await self._run(read)
+
+    async def records_of(self, identity: str) -> list[dict[str, Any]]:
+        """Every finished match of an identity hash with its R10 record, oldest first."""
+
+        def read() -> list[dict[str, Any]]:
+            with self.engine.connect() as conn:
+                return people.records(conn, identity, records_t)
+
+        return await self._run(read)
+
+    async def forget(self, identity: str) -> bool:
+        """Delete an identity hash and its history (:meth:`People.forget`)."""
+
+        def forget() -> bool:
+            with self.engine.begin() as conn:
+                return people.forget(conn, identity)
+
+        return await self._run(forget)

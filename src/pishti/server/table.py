@@ -158,6 +158,8 @@ class Commit:
         match_no: the number of the match being played, from 1 (0 before the first).
         status_changed: whether the change changed the table's status.
         seq: the number of the table's last event after the change.
+        holders: with a record, who held each seat when the match ended, by seat:
+            ``(kind, name, level, left)`` (for the players' history, docs/server.md).
     """
 
     table_id: str
@@ -169,6 +171,7 @@ class Commit:
     match_no: int
     status_changed: bool = True
     seq: int = 0
+    holders: tuple[tuple[str, str | None, str | None, bool], ...] = ()
 
 
 Sink = Callable[[Commit], None]
@@ -659,8 +662,10 @@ class Table:
         index = self.log_size
         self.log_size += 1
         record = None
+        holders: tuple[tuple[str, str | None, str | None, bool], ...] = ()
         if outcome.finished and self.match is not None:
             record = match_record(self.match, self.state.fair)
+            holders = tuple((s.kind, s.name, s.level, s.left) for s in self.seats)
         return Commit(
             self.table_id,
             index,
@@ -671,6 +676,7 @@ class Table:
             self.match_no,
             status_changed=self.status != status_before,
             seq=self.seq,
+            holders=holders,
         )
 
     def commit(self, change: Change) -> None:

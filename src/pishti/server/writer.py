@@ -17,7 +17,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pishti.server.store import NewTable, Store, WriteBatch
+from pishti.server.people import SeatHolder
+from pishti.server.store import FinishedMatch, NewTable, Store, WriteBatch
 from pishti.server.table import Commit
 
 log = logging.getLogger("pishti.server.writer")
@@ -126,7 +127,12 @@ class Writer:
             if commit.status_changed:
                 out.statuses[table_id] = commit.status
             if commit.record is not None:
-                out.add_record(table_id, commit.match_no, commit.record, time.time())
+                now = time.time()
+                out.add_record(table_id, commit.match_no, commit.record, now)
+                holders = [SeatHolder(*holder) for holder in commit.holders]
+                out.finished.append(
+                    FinishedMatch(table_id, commit.match_no, commit.record, holders, now)
+                )
         return out
 
     def _drop_queued(self, table_ids: set[str]) -> None:

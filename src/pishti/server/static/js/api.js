@@ -1,5 +1,7 @@
 // The table server's HTTP API (docs/protocol.md, "HTTP").
 
+import * as storage from "./storage.js";
+
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message || code || `HTTP ${status}`);
@@ -8,12 +10,12 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, extraHeaders = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...extraHeaders },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
@@ -34,7 +36,38 @@ async function call(method, path, body) {
 
 /** Create a table; the creator owns it and sits at seat 0. */
 export function createTable({ name, players, target, tempo }) {
-  return call("POST", "/api/tables", { name, players, target, tempo });
+  return call("POST", "/api/tables", withIdentity({ name, players, target, tempo }));
+}
+
+function withIdentity(body) {
+  const key = storage.identity();
+  return key ? { ...body, identity: key } : body;
+}
+
+function identityHeader() {
+  return { "X-Pishti-Identity": storage.identity() || "" };
+}
+
+/** This browser's history, figures and rating (404 before its first match). */
+export function getMe() {
+  return call("GET", "/api/me", undefined, identityHeader());
+}
+
+/** Delete this browser's identity and history on the server. */
+export function deleteMe() {
+  return call("DELETE", "/api/me", undefined, identityHeader());
+}
+
+/** Every finished match of this browser as JSON lines (R10 records), as a Blob. */
+export async function exportMe() {
+  const response = await fetch("/api/me/export", { headers: identityHeader() });
+  if (!response.ok) throw new ApiError(response.status, "http", response.statusText);
+  return response.blob();
+}
+
+/** The leaderboard: bot levels and people with at least `min` matches. */
+export function getLeaderboard(min = 3) {
+  return call("GET", `/api/leaderboard?min_matches=${encodeURIComponent(min)}`);
 }
 
 /** The public lobby of a table. */
@@ -44,12 +77,32 @@ export function getTable(tableId) {
 
 /** Take a seat (`seat` null: any free seat). */
 export function joinTable(tableId, name, seat = null) {
-  return call("POST", `/api/tables/${encodeURIComponent(tableId)}/join`, { name, seat });
+  return call("POST", `/api/tables/${encodeURIComponent(tableId)}/join`, withIdentity({ name, seat }));
 }
 
 /** Where the finished match's record (R10) is downloaded from. */
 export function recordUrl(tableId) {
   return `/api/tables/${encodeURIComponent(tableId)}/record`;
+}
+
+/** The record (R10) of finished match `number` (from 1) of a table; 409 while it is played. */
+export function getRecord(tableId, number) {
+  return call("GET", `${recordUrl(tableId)}?match=${encodeURIComponent(number)}`);
+}
+
+/** The expert's analysis of finished match `number`: `{status: "done", analysis}`, or its place. */
+export function getAnalysis(tableId, number) {
+  return call("GET", `/api/tables/${encodeURIComponent(tableId)}/analysis?match=${encodeURIComponent(number)}`);
+}
+
+/** Ask the server for the analysis of finished match `number` (answers as getAnalysis). */
+export function requestAnalysis(tableId, number) {
+  return call("POST", `/api/tables/${encodeURIComponent(tableId)}/analysis?match=${encodeURIComponent(number)}`);
+}
+
+/** The replay page of finished match `number` of a table. */
+export function replayPath(tableId, number) {
+  return `/r/${encodeURIComponent(tableId)}/${number}`;
 }
 
 /** The table id in an invite link, a table path or a bare id; null if none. */

@@ -1,12 +1,16 @@
 // The application: picks the screen from the address and the table's status,
 // and ties the store, the socket and the screens together.
 
-import { ApiError, getTable, joinTable } from "./api.js";
+import { ApiError, getRecord, getTable, joinTable } from "./api.js";
 import { newSeatSeed } from "./fair.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { EndScreen } from "./screens/end.js";
 import { HowToScreen } from "./screens/howto.js";
+import { LeaderboardScreen } from "./screens/leaderboard.js";
 import { LobbyScreen } from "./screens/lobby.js";
+import { MeScreen } from "./screens/me.js";
+import { AnalysisPanel } from "./replay/analysis.js";
+import { ReplayScreen } from "./screens/replay.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
 import { TableSocket } from "./socket.js";
@@ -53,11 +57,16 @@ export class App {
     this.teardown();
     const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
     const watch = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/watch\/?$/);
+    const replay = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/(\d{1,9})\/?$/);
     if (match) this.openTable(match[1]);
     else if (watch) {
       this.tableId = watch[1];
       this.connect(watch[1], null); // a spectator (R7.7)
     }
+    else if (replay) this.openReplay(replay[1], Number(replay[2]));
+    else if (/^\/replay\/?$/.test(location.pathname)) this.show("replay", ReplayScreen, { load: null });
+    else if (/^\/me\/?$/.test(location.pathname)) this.show("me", MeScreen, {});
+    else if (/^\/leaderboard\/?$/.test(location.pathname)) this.show("leaderboard", LeaderboardScreen, {});
     else if (/^\/how-to-play\/?$/.test(location.pathname)) this.show("howto", HowToScreen, {});
     else {
       const notice = this.notice;
@@ -100,6 +109,31 @@ export class App {
     this.screen = new Screen(this.root, ctx);
     if (this.store && this.store.state.table) this.screen.update(this.store.state, []);
     if (this.connState) this.setConnection(this.connState);
+  }
+
+  // ---- a finished match's replay ----------------------------------------------
+
+  openReplay(tableId, number) {
+    let names = null;
+    const load = async () => {
+      const [record, lobby] = await Promise.all([
+        getRecord(tableId, number).catch((err) => {
+          throw Object.assign(err, {
+            text: err instanceof ApiError && err.status === 409 ? t("replay.not_finished") : errorText(err),
+          });
+        }),
+        getTable(tableId).catch(() => null),
+      ]);
+      if (lobby) names = lobby.seats.map((seat) => seat.name || null);
+      screen.names = names;
+      return record;
+    };
+    const panel = new AnalysisPanel(tableId, number, () => this.screen && this.screen.render());
+    const screen = this.show("replay", ReplayScreen, {
+      load,
+      title: t("replay.title_match", { n: number }),
+      analysis: panel,
+    });
   }
 
   // ---- a table ------------------------------------------------------------

@@ -155,6 +155,7 @@ function applyEvent(state, e, effects) {
       break;
     case "match_started":
       table.status = "playing";
+      table.match = e.match ?? table.match;
       table.players = e.players ?? table.players;
       table.target = e.target ?? table.target;
       table.tempo = e.tempo ?? table.tempo;

@@ -1,5 +1,6 @@
 // What the browser remembers between visits: the player's name, the language,
-// and the seat token of each table (so a reload returns to the seat).
+// the seat token of each table (so a reload returns to the seat), and the
+// browser's identity key (its matches' history; the server keeps only its hash).
 
 const PREFIX = "pishti.";
 
@@ -64,6 +65,25 @@ export function getSound() {
 
 export function setSound(on) {
   write("sound", on ? "on" : "off");
+}
+
+/**
+ * The browser's identity key: 43 random URL-safe characters (256 bits), made on
+ * first use and kept; null when the browser keeps nothing (private mode).
+ */
+export function identity() {
+  const kept = read("identity");
+  if (kept && /^[A-Za-z0-9_-]{32,128}$/.test(kept)) return kept;
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  const key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  write("identity", key);
+  return read("identity") === key ? key : null;
+}
+
+/** Forget the identity key (after the server deleted its history). */
+export function forgetIdentity() {
+  write("identity", null);
 }
 
 /** The table view chosen last: "3d", "2d" or null (never chosen: 2D). */

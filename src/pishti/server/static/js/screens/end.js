@@ -1,7 +1,7 @@
 // The end of the match: the winner, the final scores, the last deck's count,
 // every deck's count, a rematch button and the match record to download.
 
-import { recordUrl } from "../api.js";
+import { recordUrl, replayPath } from "../api.js";
 import { verifyRecord } from "../fair.js";
 import { t } from "../i18n.js";
 import { teamOf } from "../state.js";
@@ -112,6 +112,9 @@ export class EndScreen {
             { class: "button", id: "download-record", href: recordUrl(this.tableId), download: `pishti-${this.tableId}.json` },
             t("end.download"),
           ),
+          table.match
+            ? h("a", { class: "button", id: "open-replay", href: replayPath(this.tableId, table.match) }, t("end.replay"))
+            : null,
           h("a", { class: "button quiet", href: "/", id: "new-table" }, t("end.new_table")),
         ),
         this.fairLine(),

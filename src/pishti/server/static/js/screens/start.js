@@ -105,7 +105,17 @@ export class StartScreen {
         h("h1", { id: "start-title", class: "hero" }, "Pişti"),
         h("p", { class: "tagline" }, t("tagline")),
         this.notice ? h("p", { class: "notice", id: "start-notice", role: "status" }, this.notice) : null,
-        h("p", { class: "howto-line" }, h("a", { href: "/how-to-play", id: "start-howto" }, t("howto.link"))),
+        h(
+          "p",
+          { class: "howto-line" },
+          h("a", { href: "/how-to-play", id: "start-howto" }, t("howto.link")),
+          " · ",
+          h("a", { href: "/me", id: "start-me" }, t("me.title")),
+          " · ",
+          h("a", { href: "/leaderboard", id: "start-board" }, t("board.title")),
+          " · ",
+          h("a", { href: "/replay", id: "start-replay" }, t("replay.open_title")),
+        ),
         h(
           "div",
           { class: "panel name-panel" },

@@ -29,7 +29,7 @@ const EASE_MS = 110;
 const SNAP = 2e-3;
 /** Frame intervals (ms): the aim, and (at the fewest pixels, SLOW_RUNS times running) too slow. */
 const FRAME_MS = 33;
-const SLOW_MS = 250;
+const SLOW_MS = 500;
 const SLOW_RUNS = 3;
 /** Animated frames between two looks at the frame time. */
 const ADAPT_FRAMES = 20;
@@ -72,16 +72,15 @@ function roundedRect(w, h, r) {
   return s;
 }
 
-/** A flat shape geometry lying on the felt (normal up), its UVs spanning w x h. */
-function flatGeometry(shape, w, h, up = true) {
+/** A flat shape geometry lying face up, its UVs spanning w x h. */
+function flatGeometry(shape, w, h) {
   const geo = new THREE.ShapeGeometry(shape, 4);
   const pos = geo.attributes.position;
   const uv = geo.attributes.uv;
   for (let i = 0; i < pos.count; i += 1) {
     uv.setXY(i, pos.getX(i) / w + 0.5, pos.getY(i) / h + 0.5);
   }
-  geo.rotateX(up ? -Math.PI / 2 : Math.PI / 2);
-  if (!up) geo.rotateY(Math.PI);
+  geo.rotateX(-Math.PI / 2);
   return geo;
 }
 
@@ -323,7 +322,7 @@ export class TableScene {
     const back = new THREE.PlaneGeometry(CARD_W, CARD_H);
     back.rotateX(Math.PI / 2);
     back.translate(0, -CARD_T / 2 - 0.001, 0);
-    const glow = flatGeometry(roundedRect(CARD_W + 0.12, CARD_H + 0.12, 0.14), CARD_W + 0.12, CARD_H + 0.12, true);
+    const glow = flatGeometry(roundedRect(CARD_W + 0.12, CARD_H + 0.12, 0.14), CARD_W + 0.12, CARD_H + 0.12);
     glow.translate(0, -CARD_T / 2 - 0.004, 0);
     const shade = new THREE.PlaneGeometry(CARD_W * 1.3, CARD_H * 1.25);
     shade.rotateX(-Math.PI / 2);
@@ -807,9 +806,10 @@ export class TableScene {
     return { ...this.toClient(top.obj.position), card: top.obj.userData.card };
   }
 
-  /** Whether every card has reached its place. */
-  settled() {
+  /** Whether every card has reached its place (`hand`: every card of your hand). */
+  settled(hand = false) {
     for (const item of this.items.values()) {
+      if (hand && !item.key.startsWith("h:")) continue;
       if (item.delay > 0 || item.dying) return false;
       if (item.obj.position.distanceToSquared(item.pos) > SNAP) return false;
     }

@@ -1,0 +1,124 @@
+"""``pishti analyse RECORD [--json] [--samples N] [--jobs J] [--seed S]``: every play
+of a match record weighed against the expert bot (R10, R7.7; docs/bots.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from pishti.analysis import analyse_record, total_plays
+from pishti.analysis.position import SAMPLES
+from pishti.bots.expert import SAMPLES as EXPERT_SAMPLES
+from pishti.cli.app import app, fail
+from pishti.records import RecordError, read_record
+
+
+def summary_table(analysis: dict[str, Any]) -> Table:
+    """The per-seat summary of an analysis (:func:`analyse_record` output)."""
+    table = Table(title=f"Against the expert ({analysis['samples']} sampled decks a play)")
+    for name in ("seat", "team", "choices", "as expert", "best card", "points lost / deck"):
+        table.add_column(name, justify="right")
+    table.add_column("inaccuracies", justify="right")
+    table.add_column("mistakes", justify="right")
+    for row in analysis["seats"]:
+        table.add_row(
+            str(row["seat"]),
+            str(row["team"]),
+            str(row["choices"]),
+            str(row["matches_expert"]),
+            str(row["best"]),
+            f"{row['points_lost_per_deck']:.2f}",
+            str(row["inaccuracies"]),
+            str(row["mistakes"]),
+        )
+    return table
+
+
+def marked_table(analysis: dict[str, Any]) -> Table:
+    """Every marked play: where, who, the card played, the best card and the loss."""
+    table = Table(title="Marked plays")
+    for name in ("deck", "play", "seat", "played", "best", "expert", "points lost", "mark"):
+        table.add_column(name)
+    for deck in analysis["decks"]:
+        for p in deck["plays"]:
+            if p["mark"]:
+                table.add_row(
+                    str(deck["deck"]),
+                    str(p["play"]),
+                    str(p["seat"]),
+                    p["card"],
+                    p["best"],
+                    p["expert"],
+                    f"{p['loss']:.2f}",
+                    p["mark"],
+                )
+    return table
+
+
+@app.command("analyse")
+def analyse_command(
+    record_file: Annotated[Path, typer.Argument(help="A match record (R10 JSON).")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the analysis as JSON (docs/bots.md).")
+    ] = False,
+    samples: Annotated[
+        int, typer.Option(min=2, help="Sampled decks per play (more: slower, surer).")
+    ] = SAMPLES,
+    jobs: Annotated[
+        int, typer.Option(min=1, help="Worker processes; the decks are shared among them.")
+    ] = min(2, os.cpu_count() or 1),
+    expert_samples: Annotated[
+        int, typer.Option(min=1, help="The expert's sampled decks per move (its live budget).")
+    ] = EXPERT_SAMPLES,
+    seed: Annotated[int, typer.Option(help="The same seed gives the same analysis.")] = 0,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Also write the JSON to this file.")
+    ] = None,
+) -> None:
+    """Weigh every play of a match record against the expert bot, from what its seat
+    saw at that moment (R7.7): the expert's card, the expected points of every
+    legal card, the plays that lost points, and a summary per seat.
+
+    A progress bar shows on a terminal (on stderr).  A broken or illegal record
+    exits with status 1 and a one-line message.
+    """
+    try:
+        record = read_record(record_file)
+        total = total_plays(record)
+        err = Console(stderr=True)
+        with Progress(
+            "analysing",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=not err.is_terminal,
+        ) as bar:
+            task = bar.add_task("plays", total=total)
+            analysis = analyse_record(
+                record,
+                samples=samples,
+                seed=seed,
+                jobs=jobs,
+                expert_samples=expert_samples,
+                progress=lambda n: bar.advance(task, n),
+            )
+    except RecordError as exc:
+        raise fail(f"{record_file}: {exc}") from None
+    text = json.dumps(analysis)
+    if output is not None:
+        output.write_text(text + "\n", encoding="utf-8")
+    if as_json:
+        typer.echo(text)
+        return
+    console = Console()
+    console.print(summary_table(analysis))
+    console.print(marked_table(analysis))

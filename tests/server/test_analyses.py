@@ -1,0 +1,69 @@
+"""The expert's analysis of finished matches in the server's worker processes."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from pishti.analysis import analyse_record
+from pishti.records import MatchRecord, dumps_record, read_record
+from pishti.server.analyses import Analyses, AnalysisBusy
+from pishti.server.store import Store, WriteBatch
+from tests.server.test_store import new_table
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+def _short(plays: int) -> MatchRecord:
+    record = read_record(RECORDS / "tie_26.json")
+    decks = (
+        record.decks[0],
+        dataclasses.replace(record.decks[1], plays=record.decks[1].plays[:plays]),
+    )
+    return MatchRecord(record.players, record.target, decks)
+
+
+async def test_analyses_wait_their_turn_run_in_workers_and_are_stored(db_url: str) -> None:
+    store = Store(db_url)
+    await store.open()
+    analyses = Analyses(store, workers=2, queue=2, samples=2, expert_samples=1, seed=4)
+    try:
+        await store.write(WriteBatch(new_tables=[new_table("t1"), new_table("t2")]))
+        first, second = _short(6), _short(3)
+        assert analyses.status(("t1", 1)) is None
+        assert analyses.request(("t1", 1), dumps_record(first)) == {
+            "status": "queued",
+            "position": 0,
+        }
+        assert analyses.request(("t2", 1), dumps_record(second)) == {
+            "status": "queued",
+            "position": 1,
+        }
+        # Asking again queues nothing new; a full queue refuses another.
+        assert analyses.request(("t2", 1), dumps_record(second))["position"] == 1
+        with pytest.raises(AnalysisBusy):
+            analyses.request(("t1", 2), dumps_record(second))
+        await asyncio.sleep(0)
+        assert analyses.status(("t1", 1)) == {"status": "running", "decks_done": 0, "decks": 2}
+        assert analyses.status(("t2", 1)) == {"status": "queued", "position": 1}
+        for _ in range(1200):
+            if analyses.status(("t2", 1)) is None:
+                break
+            await asyncio.sleep(0.1)
+        assert analyses.status(("t1", 1)) is None
+        for key, record in ((("t1", 1)), first), ((("t2", 1)), second):
+            stored = await store.analysis(*key)
+            assert stored is not None
+            assert json.loads(stored) == analyse_record(record, samples=2, seed=4, expert_samples=1)
+        assert await store.analysis("t1", 2) is None
+        # Stored once: a second save of the same match keeps the first.
+        kept = await store.analysis("t1", 1)
+        await store.save_analysis("t1", 1, "{}")
+        assert await store.analysis("t1", 1) == kept
+    finally:
+        await analyses.close()
+        await store.close()
