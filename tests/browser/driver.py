@@ -48,6 +48,11 @@ HOLD_BURST = """() => {
 
 READ_COUNT = """([selector, rows]) => {
   const table = document.querySelector(selector);
+  if (!table) {
+    // The match ended while the dialog was being read: the end screen took the table's place.
+    if (document.querySelector('.end-screen .final-scores')) return "end";
+    return null;  // not drawn yet: polled again
+  }
   const cell = (row, team) =>
     table.querySelector(`tr[data-row='${row}'] td[data-team='${team}']`).textContent.trim();
   const teams = [0, 1].map(team => Object.fromEntries(rows.map(row => [row, cell(row, team)])));
@@ -231,10 +236,17 @@ class Player:
         if any(points):
             self.seen.pishti_scores += 1
 
-    def read_count(self, selector: str = "#count-dialog .count-table") -> dict[str, Any]:
-        """A count table (the open dialog's by default), checked line by line (R5.2, R5.5)."""
+    def read_count(self, selector: str = "#count-dialog .count-table") -> dict[str, Any] | None:
+        """A count table (the open dialog's by default), checked line by line (R5.2, R5.5);
+        None when the end screen replaced the dialog before it could be read."""
         # In one go: the count is open for 15 s at most (R7.8), however busy the machine.
-        read = self.page.evaluate(READ_COUNT, [selector, list(COUNT_ROWS)])
+        # Polled: on a loaded machine the dialog of the last deck was seen open and then the
+        # end screen took its place before the read, which failed on a null element.
+        read = self.page.wait_for_function(
+            READ_COUNT, arg=[selector, list(COUNT_ROWS)], polling=50
+        ).json_value()
+        if read == "end":
+            return None
         deck = int(read["deck"])
         teams: list[dict[str, Any]] = read["teams"]
         parsed = [{k: _value(v) for k, v in t.items()} for t in teams]
@@ -265,10 +277,13 @@ class Player:
             self.page.click("#count-close")
         self.page.wait_for_function("() => !document.querySelector('#count-dialog').open")
 
-    def take_count(self, keyboard: bool = False, before_close: Any = None) -> dict[str, Any]:
+    def take_count(self, keyboard: bool = False, before_close: Any = None) -> dict[str, Any] | None:
         """Read the open count (checked line by line), check the score shown, call
-        ``before_close()`` if given, and close it."""
+        ``before_close()`` if given, and close it; None when the match ended first (the end
+        screen shows the last count)."""
         count = self.read_count()
+        if count is None:
+            return None
         self.shot("count")
         self.seen.totals = [count["teams"][0]["totals"], count["teams"][1]["totals"]]
         self.check_score(counted=count["deck"])

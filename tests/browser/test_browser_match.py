@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from driver import Player, replay_json
+from driver import Player, pishti_command, replay_json
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -38,6 +40,16 @@ def check_end(player: Player, tmp_path: Path, players: int) -> None:
                 assert seen[key] == int(replayed[key]), (number, team, key)
             assert seen["totals"] == deck["totals"][team]
     assert page.locator("#final-scores .final-team").count() == 2
+    # R11: the browser checked the deals with WebCrypto (its own seed included), and so
+    # does `pishti verify`.
+    page.wait_for_selector("#fair-result[data-ok='true']", timeout=30_000)
+    fair = json.loads(record.read_text())["fair"]
+    assert len(fair["seat_seeds"]) == players
+    verified = subprocess.run(
+        pishti_command("verify", str(record)), capture_output=True, text=True, timeout=60
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.stdout.splitlines()[-1].startswith("verified: match ")
     if players == 4:
         assert page.locator("#rematch").is_visible()
 

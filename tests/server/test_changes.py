@@ -29,6 +29,7 @@ from pishti.server.changes import (
     Resume,
     Sit,
     Start,
+    Watching,
     decode,
 )
 from pishti.server.clock import VirtualScheduler
@@ -63,6 +64,9 @@ LAYOUT = DeckLayout(
         Ready(2),
         Deal("time", (LAYOUT,)),
         Deal("ready"),
+        Start((LAYOUT,), ("ab" * 16, "cd" * 16, "ef" * 16, "01" * 16)),
+        Rematch(seeds=("00" * 16, "11" * 16)),
+        Watching(False),
     ],
 )
 def test_every_change_reads_back_from_its_stored_json(change: Change) -> None:
@@ -85,6 +89,7 @@ def test_every_kind_is_listed_once() -> None:
         "resume",
         "sit",
         "start",
+        "watching",
     ]
 
 
@@ -106,6 +111,9 @@ def test_a_deck_layout_is_stored_as_card_text() -> None:
         ({"kind": "play", "seat": "2", "card": "TD", "how": "bot"}, 2, "'seat' must be a whole"),
         ({"kind": "play", "seat": 2, "card": "TD", "how": "magic"}, 2, "'how' must be one of"),
         ({"kind": "connected", "seat": 2, "on": 1}, 2, "'on' must be true or false"),
+        ({"kind": "start", "seeds": ["AB" * 16]}, 3, "'seeds' must be a list of 32 lower-case"),
+        ({"kind": "start", "seeds": "ab"}, 3, "'seeds' must be a list of 32 lower-case"),
+        ({"kind": "watching"}, 3, "'on' must be true or false"),
         ({"kind": "start", "decks": [LAYOUT.as_json()]}, 1, "a version 1 change holds no decks"),
         ({"kind": "start", "decks": [{"dealer": 0, "middle": "ZZ", "deals": []}]}, 2, "ZZ"),
         (["kind", "start"], 2, "a change must be an object"),

@@ -107,13 +107,20 @@ def test_create_sit_add_bots_and_start_events() -> None:
     assert [c.change.as_json()["kind"] for c in sink.commits] == ["sit", "bot", "start"]
 
 
-def test_same_seed_same_deal_and_other_seed_other_deal() -> None:
+def test_same_seeds_same_deal_and_other_seed_other_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    # R11: the deal comes from the table's server seed and the seat seeds only.
+    monkeypatch.setattr("pishti.server.table.draw_seat_seed", lambda: "ab" * 16)
     a, _, _ = started(seed="x")
     b, _, _ = started(seed="x")
     c, _, _ = started(seed="y")
     assert a.match is not None and b.match is not None and c.match is not None
     assert a.match.deck.deals == b.match.deck.deals
     assert a.match.deck.deals != c.match.deck.deals
+    d, _, _ = make_table(seed="x")
+    d.sit("p0", hash_token("tok0"), 0)
+    d.give_seed(0, "cd" * 16)
+    d.start(0)
+    assert d.match is not None and d.match.deck.deals != a.match.deck.deals
 
 
 def test_owner_only_actions_and_bad_states() -> None:

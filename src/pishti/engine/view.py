@@ -102,18 +102,19 @@ def seat_view(match: Match, seat: int) -> SeatView:
     )
 
 
-def event_for_seat(event: Event, seat: int) -> Event:
+def event_for_seat(event: Event, seat: int | None) -> Event:
     """Return ``seat``'s copy of ``event``, without the cards it may not see (R7.7).
 
     DeckStarted loses the face-down cards; CardsDealt keeps only the seat's own
     hand; PileCaptured keeps the face-down cards only for the team that took
-    them.  Other events are public and come back unchanged.
+    them.  Other events are public and come back unchanged.  ``seat`` None is a
+    spectator (R7.7): no hand at all, and never the face-down cards.
     """
     if isinstance(event, DeckStarted):
         return dataclasses.replace(event, middle=None)
     if isinstance(event, CardsDealt):
         hands = tuple(h if s == seat else () for s, h in enumerate(event.hands))
         return dataclasses.replace(event, hands=hands)
-    if isinstance(event, PileCaptured) and event.team != team_of(seat):
+    if isinstance(event, PileCaptured) and (seat is None or event.team != team_of(seat)):
         return dataclasses.replace(event, face_down=None)
     return event

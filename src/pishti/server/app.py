@@ -382,6 +382,10 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
     async def invite(table_id: str) -> Response:
         return _page(f"Table {table_id}.")
 
+    @app.get("/t/{table_id}/watch", include_in_schema=False)
+    async def watch(table_id: str) -> Response:
+        return _page(f"Watching table {table_id}.")
+
     @app.get("/r/{table_id}/{match}", include_in_schema=False)
     async def replay_page(table_id: str, match: str) -> Response:
         """The replay of a finished match; its record comes from ``/api/tables/{id}/record``,

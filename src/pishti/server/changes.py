@@ -171,26 +171,30 @@ class Free:
 @dataclass(frozen=True, slots=True)
 class Start:
     """The owner started the first match; empty seats got standard bots (R7.6).
-    ``decks``: the first deck's layout (empty in version 1 rows)."""
+    ``decks``: the first deck's layout (empty in version 1 rows).  ``seeds``: each
+    seat's seed, 32 hex digits, by seat (R11.1); empty in rows written before R11."""
 
     KIND: ClassVar[str] = "start"
     decks: tuple[DeckLayout, ...] = ()
+    seeds: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The stored form."""
-        return _with_decks({"kind": "start"}, self.decks)
+        return _with_decks(_with_seeds({"kind": "start"}, self.seeds), self.decks)
 
 
 @dataclass(frozen=True, slots=True)
 class Rematch:
-    """The owner started a new match at the finished table; ``decks`` as :class:`Start`."""
+    """The owner started a new match at the finished table; ``decks`` and ``seeds``
+    as :class:`Start`."""
 
     KIND: ClassVar[str] = "rematch"
     decks: tuple[DeckLayout, ...] = ()
+    seeds: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The stored form."""
-        return _with_decks({"kind": "rematch"}, self.decks)
+        return _with_decks(_with_seeds({"kind": "rematch"}, self.seeds), self.decks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +290,18 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
+class Watching:
+    """The owner allowed (``on``) or stopped spectators watching the table (R7.7)."""
+
+    KIND: ClassVar[str] = "watching"
+    on: bool
+
+    def as_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return {"kind": "watching", "on": self.on}
+
+
+@dataclass(frozen=True, slots=True)
 class Resume:
     """The server restarted: every connection is gone, the clock restarts (R7.1, R7.4)."""
 
@@ -298,17 +314,32 @@ class Resume:
 
 Change = (
     Sit | AddBot | Free | Start | Rematch | Play | Autopilot | Connected | Replace | Resume
-) | (Ready | Deal)
+) | (Ready | Deal | Watching)
 """Any change of a table."""
 
 KINDS: dict[str, type[Change]] = {
     cls.KIND: cls
     for cls in (
         *(Sit, AddBot, Free, Start, Rematch, Play, Autopilot, Connected, Replace, Resume),
-        *(Ready, Deal),
+        *(Ready, Deal, Watching),
     )
 }
 """Every kind of change, by the ``kind`` it is stored with."""
+
+
+def _with_seeds(out: dict[str, Any], seeds: tuple[str, ...]) -> dict[str, Any]:
+    if seeds:
+        out["seeds"] = list(seeds)
+    return out
+
+
+def _seeds(data: Mapping[str, Any]) -> tuple[str, ...]:
+    raw = data.get("seeds", [])
+    if not isinstance(raw, list) or not all(
+        isinstance(s, str) and len(s) == 32 and all(c in "0123456789abcdef" for c in s) for s in raw
+    ):
+        raise LogFormatError(f"'seeds' must be a list of 32 lower-case hex digits, not {raw!r}")
+    return tuple(raw)
 
 
 def _with_decks(out: dict[str, Any], decks: tuple[DeckLayout, ...]) -> dict[str, Any]:
@@ -379,9 +410,9 @@ def decode(data: object, version: int) -> Change:
         case "free":
             return Free(_int(data, "seat"))
         case "start":
-            return Start(_decks(data, version))
+            return Start(_decks(data, version), _seeds(data))
         case "rematch":
-            return Rematch(_decks(data, version))
+            return Rematch(_decks(data, version), _seeds(data))
         case "play":
             return Play(
                 _int(data, "seat"),
@@ -400,6 +431,8 @@ def decode(data: object, version: int) -> Change:
             return Resume()
         case "ready" if version >= 3:
             return Ready(_int(data, "seat"))
+        case "watching":
+            return Watching(_bool(data, "on"))
         case "deal" if version >= 3:
             return Deal(_choice(data, "reason", DEAL_REASONS), _decks(data, version))
     raise LogFormatError(f"unknown change {kind!r}")

@@ -84,6 +84,7 @@ class ServerConfig:
         gc_sweep: None leaves Python's garbage collector as it is; a number of
             seconds freezes the heap every second and sweeps it that often
             (:class:`pishti.server.collector.Collector`; ``pishti serve``: 600).
+        max_watchers: spectators one table takes at most (R7.7); one more is refused.
         analysis_workers: worker processes that compute the expert's analysis of
             finished matches (:mod:`pishti.server.analyses`).
         analysis_queue: analyses waiting or running at most; more are refused (503).
@@ -112,6 +113,7 @@ class ServerConfig:
     node: str | None = None
     lease_seconds: float = 5.0
     db_retry: float = 60.0
+    max_watchers: int = 200
     analysis_workers: int = 1
     analysis_queue: int = 8
     analysis_samples: int = 256

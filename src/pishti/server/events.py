@@ -62,13 +62,18 @@ class OwnerChanged(TableEvent):
 @dataclass(frozen=True, slots=True)
 class MatchStarted(TableEvent):
     """Match number ``match`` (from 1) began: ``players`` 4 or 2, ``target`` points
-    (R6.1), ``tempo`` the clock's name (R7.1)."""
+    (R6.1), ``tempo`` the clock's name (R7.1).  A match dealt by R11 announces its
+    ``commitment`` (published before), its ``seat_seeds`` (hex, by seat) and the
+    ``next_commitment`` of the next match (R11.1); None for a match dealt before R11."""
 
     type: ClassVar[str] = "match_started"
     match: int
     players: int
     target: int
     tempo: str
+    commitment: str | None = None
+    seat_seeds: tuple[str, ...] = ()
+    next_commitment: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +128,14 @@ class ReadyPressed(TableEvent):
 
     type: ClassVar[str] = "ready"
     seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class WatchingSwitched(TableEvent):
+    """The owner allowed (``on``) or stopped spectators watching the table (R7.7)."""
+
+    type: ClassVar[str] = "watching"
+    on: bool
 
 
 @dataclass(frozen=True, slots=True)

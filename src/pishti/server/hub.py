@@ -25,6 +25,7 @@ from functools import partial
 from typing import Any
 
 from pishti.bots import LEVELS, make_bot
+from pishti.server.changes import Watching
 from pishti.server.clock import AsyncioScheduler, Scheduler
 from pishti.server.config import ServerConfig
 from pishti.server.connection import Connection, Socket
@@ -33,7 +34,7 @@ from pishti.server.registry import Registry
 from pishti.server.session import Session
 from pishti.server.store import Store, sync_url
 from pishti.server.table import BotFactory, Commit, Table, TableSettings
-from pishti.server.views import BatchRenderer, welcome_message
+from pishti.server.views import BatchRenderer, watchers_message, welcome_message
 from pishti.server.writer import Item, Writer
 
 log = logging.getLogger("pishti.server.hub")
@@ -76,6 +77,8 @@ class Hub:
         self._scheduler = scheduler
         self.conns: dict[str, dict[int, Connection]] = {}
         """The connection of each seat, by table id and seat."""
+        self.watchers: dict[str, set[Connection]] = {}
+        """The spectators' connections, by table id (R7.7: they see what is public)."""
         self.writer = Writer(
             self.store,
             self._on_write_failure,
@@ -96,7 +99,7 @@ class Hub:
             self._sink,
             bots,
             levels if levels is not None else LEVELS,
-            lambda table_id: bool(self.conns.get(table_id)),
+            lambda table_id: bool(self.conns.get(table_id) or self.watchers.get(table_id)),
             self.leases,
         )
 
@@ -146,6 +149,9 @@ class Hub:
         self.registry.close()
         for conns in self.conns.values():
             for conn in conns.values():
+                conn.close(1012, "server restarting")
+        for watching in self.watchers.values():
+            for conn in watching:
                 conn.close(1012, "server restarting")
         await self.writer.stop()
         if self.leases is not None and self.leases.held:
@@ -243,10 +249,24 @@ class Hub:
         self.writer.submit(Item(commit=commit, after=partial(self._broadcast, commit)))
 
     def _broadcast(self, commit: Commit) -> None:
-        conns = self.conns.get(commit.table_id)
-        if not conns or not commit.events:
+        table_id = commit.table_id
+        watching = self.watchers.get(table_id, set())
+        self._tell(commit, self.conns.get(table_id, {}), watching)
+        if isinstance(commit.change, Watching) and not commit.change.on:
+            for conn in list(watching):  # told that watching is off, then closed
+                conn.close(4410, "the owner turned watching off")
+
+    def _tell(
+        self, commit: Commit, conns: dict[int, Connection], watching: set[Connection]
+    ) -> None:
+        """Queue the events of ``commit`` for each seat's connection and each spectator,
+        each getting its own copy (R7.7)."""
+        if not commit.events:
             return
-        targets = [(seat, conn) for seat, conn in conns.items() if conn.ready]
+        targets: list[tuple[int | None, Connection]] = [
+            (seat, conn) for seat, conn in conns.items() if conn.ready
+        ]
+        targets += [(None, conn) for conn in watching if conn.ready]  # R7.7: public only
         if not targets:
             return
         renderer = BatchRenderer(commit.events)
@@ -262,6 +282,8 @@ class Hub:
         for table_id in table_ids:
             self.registry.drop(table_id)
             for conn in self.conns.pop(table_id, {}).values():
+                conn.close(1011, "server error: reconnect")
+            for conn in self.watchers.pop(table_id, set()):
                 conn.close(1011, "server error: reconnect")
 
     # -- connections -----------------------------------------------------------------
@@ -306,10 +328,54 @@ class Hub:
 
         self.writer.after(ready)
 
+    def watch(self, conn: Connection, table: Table, last_seq: int | None) -> None:
+        """Make ``conn`` a spectator of ``table``: it gets the ``welcome`` of no seat (what
+        is public, R7.7) and every event as a spectator sees it.  It is no seat: holds,
+        clocks and the pause never wait for it.  Everyone is told the new count."""
+        if conn.closed:
+            return
+        watching = self.watchers.setdefault(table.table_id, set())
+        watching.add(conn)
+        conn.table = table
+        conn.hold()
+        missed = table.events_since(last_seq) if last_seq is not None else None
+        texts = [welcome_message(table, None, resumed=missed is not None)]
+        if missed:
+            renderer = BatchRenderer(missed)
+            texts.extend([renderer.batch(None)] if conn.batch else renderer.messages(None))
+
+        def ready() -> None:
+            if conn in watching and not conn.closed:
+                conn.release(texts)
+                self._count_watchers(table)
+
+        self.writer.after(ready)
+
+    def _count_watchers(self, table: Table) -> None:
+        """Set the table's count of spectators and tell every seat and spectator."""
+        watching = self.watchers.get(table.table_id, set())
+        table.watchers = len(watching)
+        text = watchers_message(table.watchers)
+        for conn in self.conns.get(table.table_id, {}).values():
+            if conn.ready:
+                conn.push(text)
+        for conn in watching:
+            if conn.ready:
+                conn.push(text)
+
     def detach(self, conn: Connection) -> None:
         """Forget ``conn`` once its socket closed; its seat is marked disconnected and its
-        hold starts (R7.4), unless a newer connection has the seat."""
+        hold starts (R7.4), unless a newer connection has the seat.  A spectator is
+        just forgotten, and the new count told."""
         table, seat = conn.table, conn.seat
+        if table is not None and seat is None:
+            watching = self.watchers.get(table.table_id)
+            if watching is not None and conn in watching:
+                watching.discard(conn)
+                if not watching:
+                    del self.watchers[table.table_id]
+                self._count_watchers(table)
+            return
         if table is None or seat is None:
             return
         conns = self.conns.get(table.table_id)
@@ -340,6 +406,7 @@ class Hub:
             "tables": len(self.tables),
             "tables_evicted": self.evicted,
             "connections": sum(len(c) for c in self.conns.values()),
+            "spectators": sum(len(w) for w in self.watchers.values()),
             "writer_queued": self.writer.queued,
             "transactions": self.writer.transactions,
             "items_written": self.writer.items_written,

@@ -40,6 +40,9 @@ ErrorCode = Literal[
     "seat_taken",
     "table_full",
     "name_taken",
+    "spectator",
+    "watching_off",
+    "watchers_full",
 ]
 """Every ``error`` code the WebSocket may send (docs/protocol.md)."""
 
@@ -154,6 +157,22 @@ class Hello(_Strict):
     batch: bool = False
 
 
+class Watch(_Strict):
+    """``watch``: instead of ``hello``, watch the table as a spectator (no token, no seat);
+    ``last_seq`` and ``batch`` as in :class:`Hello`."""
+
+    type: Literal["watch"]
+    last_seq: Seq | None = None
+    batch: bool = False
+
+
+class SetWatching(_Strict):
+    """``watching``: the owner allows (``on``) or stops spectators at the table."""
+
+    type: Literal["watching"]
+    on: bool
+
+
 class Play(_Strict):
     """``play``: play ``card`` (R1.2 text) in answer to event ``seq``, the last one seen."""
 
@@ -214,6 +233,21 @@ class Rematch(_Strict):
     type: Literal["rematch"]
 
 
+def _seat_seed(value: str) -> str:
+    """Check a seat seed: 32 lower-case hex digits (16 bytes, R11.1)."""
+    if len(value) != 32 or any(c not in "0123456789abcdef" for c in value):
+        raise ValueError("must be 16 bytes as 32 lower-case hex digits")
+    return value
+
+
+class Seed(_Strict):
+    """``seed``: the player's own seed for the next match's deals (R11.1): 16 random
+    bytes as 32 lower-case hex digits, sent after the commitment was shown."""
+
+    type: Literal["seed"]
+    seed: Annotated[str, AfterValidator(_seat_seed)]
+
+
 class Ping(_Strict):
     """``ping``: answered by ``pong``."""
 
@@ -222,6 +256,8 @@ class Ping(_Strict):
 
 AnyClientMessage: TypeAlias = (
     Hello
+    | Watch
+    | SetWatching
     | Play
     | TakeOver
     | Continue
@@ -231,6 +267,7 @@ AnyClientMessage: TypeAlias = (
     | Leave
     | Closing
     | Rematch
+    | Seed
     | Ping
 )
 """Any one message a client may send."""
@@ -239,7 +276,7 @@ ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
     {"hello", "play", "take_over", "add_bot", "remove_bot", "start", "leave", "closing"}
-    | {"rematch", "ping", "continue"}
+    | {"rematch", "ping", "continue", "seed", "watch", "watching"}
 )
 
 

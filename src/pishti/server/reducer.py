@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from pishti.engine import Deck, Match, deal_deck, parse_card
+from pishti.engine.fair import FairSeeds, commitment, fair_deck, fair_first_dealer
 from pishti.server.changes import (
     AddBot,
     Autopilot,
@@ -36,6 +37,7 @@ from pishti.server.changes import (
     Resume,
     Sit,
     Start,
+    Watching,
 )
 from pishti.server.config import TIMEOUTS_TO_AUTOPILOT
 from pishti.server.events import (
@@ -51,7 +53,9 @@ from pishti.server.events import (
     SeatChanged,
     SeatInfo,
     TimedOut,
+    WatchingSwitched,
 )
+from pishti.server.fairness import server_seed
 
 Status = Literal["waiting", "playing", "finished"]
 STANDARD = "standard"
@@ -105,6 +109,12 @@ class TableState:
     """The longest pause between decks (R7.8), scaled like the clocks."""
     ready: set[int] = field(default_factory=set)
     """The seats that pressed Continue during the pause between decks (R7.8)."""
+    watching: bool = True
+    """Whether spectators may watch the table (the owner may turn it off)."""
+    fair: FairSeeds | None = field(default=None, repr=False)
+    """The seeds of the match being played (or the last one) when it is dealt by R11;
+    None before the first match and for matches started before R11.  Secret (the
+    server seed) until the match is over (R7.7)."""
     restarted: set[int] = field(default_factory=set)
     """The persons connected when the server restarted during the pause: the
     restart, not they, dropped their connections, so the pause waits for them as
@@ -180,10 +190,13 @@ class _Dealer:
         self.dealt: list[DeckLayout] = []
 
     def first_dealer(self) -> int:
-        """The first deck's dealer: the given layout's, else drawn from the seed."""
+        """The first deck's dealer: the given layout's, else drawn from the match's
+        seeds (R11.7), else (before R11) from the table's seed."""
         if self.given:
             return self.given[0].dealer
         s = self.state
+        if s.fair is not None:
+            return fair_first_dealer(s.fair, s.players)
         return random.Random(f"{s.seed}:{s.match_no}:dealer").randrange(s.players)
 
     def deck(self, match_no: int, number: int, dealer: int) -> Deck:
@@ -198,6 +211,9 @@ class _Dealer:
             if layout.dealer != dealer:
                 raise ValueError(f"deck {number} is dealt by seat {dealer}, not {layout.dealer}")
             deck = layout.deck(players)
+        elif self.state.fair is not None:
+            deck = fair_deck(self.state.fair, number + 1, players, dealer)
+            layout = DeckLayout.of(deck)
         else:
             deck = deal_deck(
                 random.Random(f"{self.state.seed}:{match_no}:{number}"), players, dealer
@@ -268,9 +284,9 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
             state.seats[change.seat] = SeatState()
             outcome = Outcome([_seat_event(state, change.seat), *_pass_owner(state, change.seat)])
         case Start():
-            outcome = _start(state, dealer)
+            outcome = _start(state, dealer, change.seeds)
         case Rematch():
-            outcome = _rematch(state, dealer)
+            outcome = _rematch(state, dealer, change.seeds)
         case Play():
             outcome = _play(state, change, dealer)
         case Autopilot():
@@ -297,6 +313,9 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
             outcome = Outcome([ReadyPressed(change.seat)])
         case Deal():
             outcome = _deal_next(state)
+        case Watching():
+            state.watching = change.on
+            outcome = Outcome([WatchingSwitched(change.on)])
     return outcome
 
 
@@ -329,13 +348,26 @@ def _sit(state: TableState, change: Sit) -> Outcome:
     return Outcome(events)
 
 
-def _begin_match(state: TableState, dealer: _Dealer) -> list[Payload]:
+def _begin_match(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> list[Payload]:
     state.match_no += 1
     state.status = "playing"
     for st in state.seats:
         st.autopilot = False
         st.timeouts = 0
     m = state.match_no
+    state.fair = None
+    announced: dict[str, Any] = {}  # R11.1: what MatchStarted announces
+    if seeds:  # R11: every deck from the server seed and these seat seeds
+        if len(seeds) != state.players:
+            raise ValueError(f"{len(seeds)} seat seeds for {state.players} seats")
+        state.fair = FairSeeds(
+            server_seed(state.seed, m), tuple(bytes.fromhex(s) for s in seeds), m
+        )
+        announced = {
+            "commitment": state.fair.commitment,
+            "seat_seeds": seeds,
+            "next_commitment": commitment(server_seed(state.seed, m + 1)),
+        }
     state.match = Match(
         state.players,
         state.target,
@@ -345,7 +377,7 @@ def _begin_match(state: TableState, dealer: _Dealer) -> list[Payload]:
         pause_between_decks=True,  # the table deals on after the pause (R7.8)
     )
     return [
-        MatchStarted(state.match_no, state.players, state.target, state.tempo),
+        MatchStarted(state.match_no, state.players, state.target, state.tempo, **announced),
         *state.match.events,
         _clock_event(state),
     ]
@@ -358,20 +390,20 @@ def _deal(state: TableState, match_no: int, number: int, dealer: int) -> Deck:
     return state.dealing.deck(match_no, number, dealer)
 
 
-def _start(state: TableState, dealer: _Dealer) -> Outcome:
+def _start(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> Outcome:
     events: list[Payload] = []
     for seat, st in enumerate(state.seats):
         if st.kind == "empty":
             state.seats[seat] = SeatState(kind="bot", name=f"bot ({STANDARD})", level=STANDARD)
             events.append(_seat_event(state, seat))
-    events += _begin_match(state, dealer)
+    events += _begin_match(state, dealer, seeds)
     return Outcome(events, new_turn=True, new_clock=True)
 
 
-def _rematch(state: TableState, dealer: _Dealer) -> Outcome:
+def _rematch(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> Outcome:
     events: list[Payload] = [RematchStarted(state.match_no + 1)]
     changed = [s for s, st in enumerate(state.seats) if st.autopilot]
-    begun = _begin_match(state, dealer)
+    begun = _begin_match(state, dealer, seeds)
     events += [_seat_event(state, s) for s in changed] + begun
     return Outcome(events, new_turn=True, new_clock=True)
 

@@ -27,8 +27,11 @@ from pishti.server.protocol import (
     Play,
     Rematch,
     RemoveBot,
+    Seed,
+    SetWatching,
     Start,
     TakeOver,
+    Watch,
     parse_message,
 )
 from pishti.server.table import Table, TableError
@@ -65,8 +68,11 @@ class Session:
             conn.close(1013, "the table is on another node: try again")
             return
         if table is None:
-            conn.error("not_found", no_table(self.table_id), "hello")
+            conn.error("not_found", no_table(self.table_id), hello.type)
             conn.close(4404, "no such table")
+            return
+        if isinstance(hello, Watch):
+            await self._watch(table, hello)
             return
         seat = table.seat_of_token(hello.token)
         if seat is None:
@@ -85,8 +91,39 @@ class Session:
                 return
             self.handle(table, seat, text)
 
-    async def _hello(self) -> Hello | None:
-        """The client's valid ``hello``, or None once the connection was refused."""
+    async def _watch(self, table: Table, watch: Watch) -> None:
+        """A spectator's session: refused when the owner turned watching off (4410) or
+        the table has its most spectators (4411); then every message but ``ping`` is
+        refused with ``spectator`` (R7.7: a spectator sees, never acts)."""
+        conn = self.conn
+        if not table.state.watching:
+            conn.error("watching_off", "the table's owner has turned watching off", "watch")
+            conn.close(4410, "watching is off")
+            return
+        limit = self.hub.config.max_watchers
+        if len(self.hub.watchers.get(table.table_id, ())) >= limit:
+            conn.error("watchers_full", f"this table has {limit} spectators already", "watch")
+            conn.close(4411, "too many spectators")
+            return
+        conn.batch = watch.batch
+        self.hub.watch(conn, table, watch.last_seq)
+        while not conn.closed:
+            text = await self._receive()
+            if text is None:
+                return
+            try:
+                message = parse_message(text)
+            except BadMessage as exc:
+                conn.error("bad_message", exc.message, exc.ref)
+                continue
+            if isinstance(message, Ping):
+                conn.reply(PONG)
+            else:
+                conn.error("spectator", "a spectator cannot act at the table", message.type)
+
+    async def _hello(self) -> Hello | Watch | None:
+        """The client's valid ``hello`` (or ``watch``), or None once the connection was
+        refused."""
         conn = self.conn
         try:
             text = await asyncio.wait_for(self._receive(first=True), HELLO_TIMEOUT)
@@ -102,7 +139,7 @@ class Session:
             conn.error("bad_message", exc.message, exc.ref)
             conn.close(4401, "the first message must be a valid hello")
             return None
-        if not isinstance(hello, Hello):
+        if not isinstance(hello, Hello | Watch):
             conn.error("unauthorized", "the first message must be hello", hello.type)
             conn.close(4401, "the first message must be hello")
             return None
@@ -158,12 +195,16 @@ class Session:
                     table.start(seat)
                 case Rematch():
                     table.rematch(seat)
+                case Seed(seed=seed):
+                    table.give_seed(seat, seed)
+                case SetWatching(on=on):
+                    table.set_watching(seat, on)
                 case Closing():
                     conn.said_closing = True
                 case Leave():
                     table.leave(seat)
                     self.hub.writer.after(partial(conn.close, 1000, "left the table"))
-                case Hello():
+                case Hello() | Watch():
                     raise TableError("bad_state", "hello was already said")
         except TableError as exc:
             conn.error(exc.code, exc.message, message.type)

@@ -42,6 +42,7 @@ from pishti.server.changes import (
     Resume,
     Sit,
     Start,
+    Watching,
     decode,
 )
 from pishti.server.clock import Scheduler
@@ -53,6 +54,7 @@ from pishti.server.config import (
     TEMPOS,
 )
 from pishti.server.events import Payload
+from pishti.server.fairness import draw_seat_seed
 from pishti.server.protocol import ErrorCode, name_key
 from pishti.server.reducer import STANDARD, SeatState, Status, TableState, apply
 from pishti.server.turns import BotFactory, BotRunner, Turns, run_inline
@@ -247,6 +249,12 @@ class Table:
         self.turn_seq = 0
         self.log_size = 0
         self.events: deque[Numbered] = deque(maxlen=event_buffer)
+        self.watchers = 0
+        """How many spectators watch the table now (kept by the hub, not in the log)."""
+        self.seat_seeds: dict[int, str] = {}
+        """The seeds people sent for the next match (R11.1), by seat, in hex; kept in
+        memory until the match starts (a restart loses them: the client sends its
+        seed again with each welcome before a match)."""
         self.live = True
         self.closed = False
         self.broken = False
@@ -437,7 +445,7 @@ class Table:
         """
         self._check_owner(by)
         self._check_waiting()
-        self.commit(Start())
+        self.commit(Start(seeds=self._match_seeds()))
 
     def rematch(self, by: int) -> None:
         """The owner starts a new match at the table once the last one is over.
@@ -448,7 +456,7 @@ class Table:
         self._check_owner(by)
         if self.status != "finished":
             raise TableError("bad_state", "a rematch needs a finished match")
-        self.commit(Rematch())
+        self.commit(Rematch(seeds=self._match_seeds()))
 
     def play(self, seat: int, card: str, seq: int) -> None:
         """``seat``'s player plays ``card`` in answer to event ``seq`` (R3.1, R7.3).
@@ -537,6 +545,43 @@ class Table:
         if seat not in self.state.ready:
             self.commit(Ready(seat))
 
+    def set_watching(self, by: int, on: bool) -> None:
+        """The owner allows spectators (``on``) or stops them; stopping closes the
+        connections of those watching (the hub does).
+
+        Raises:
+            TableError: ``not_owner``.
+        """
+        self._check_owner(by)
+        if on != self.state.watching:
+            self.commit(Watching(on))
+
+    def give_seed(self, seat: int, seed: str) -> None:
+        """``seat``'s player contributes its seed (16 bytes, 32 lower-case hex digits) to
+        the next match's deals (R11.1); a later seed replaces an earlier one.
+
+        Raises:
+            TableError: ``bad_state`` (a match is being played: its seeds are fixed),
+                ``bad_message`` (not 32 lower-case hex digits).
+        """
+        if self.status == "playing":
+            raise TableError("bad_state", "the seeds of the match being played are fixed")
+        if len(seed) != 32 or any(c not in "0123456789abcdef" for c in seed):
+            raise TableError("bad_message", "a seat seed is 16 bytes as 32 lower-case hex digits")
+        self.seat_seeds[seat] = seed
+
+    def _match_seeds(self) -> tuple[str, ...]:
+        """The seat seeds of the match about to start: each person's own, else drawn
+        by the server (bots, and people who sent none) (R11.1)."""
+        seeds = tuple(
+            self.seat_seeds[seat]
+            if seat in self.seat_seeds and self.seats[seat].kind == "human"
+            else draw_seat_seed()
+            for seat in range(self.players)
+        )
+        self.seat_seeds = {}
+        return seeds
+
     def take_over(self, seat: int) -> None:
         """The player presses Take over: the seat leaves autopilot (R7.3).
 
@@ -619,7 +664,7 @@ class Table:
         record = None
         holders: tuple[tuple[str, str | None, str | None, bool], ...] = ()
         if outcome.finished and self.match is not None:
-            record = match_record(self.match)
+            record = match_record(self.match, self.state.fair)
             holders = tuple((s.kind, s.name, s.level, s.left) for s in self.seats)
         return Commit(
             self.table_id,

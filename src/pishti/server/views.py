@@ -13,6 +13,7 @@ text, cards in the short form of R1.2.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -43,7 +44,9 @@ from pishti.server.events import (
     SeatInfo,
     TableEvent,
     TimedOut,
+    WatchingSwitched,
 )
+from pishti.server.fairness import match_commitment
 from pishti.server.protocol import ErrorCode
 from pishti.server.reducer import seat_info
 from pishti.server.table import Numbered, Table
@@ -60,12 +63,12 @@ class UndeclaredEvent(Exception):
     """An event of a type whose visibility is not declared here: never sent (R7.7)."""
 
 
-def _public(event: Event, seat: int) -> Event:
+def _public(event: Event, seat: int | None) -> Event:
     """Every seat sees all of the event."""
     return event
 
 
-ENGINE_EVENTS: dict[type[Event], Callable[[Event, int], Event]] = {
+ENGINE_EVENTS: dict[type[Event], Callable[[Event, int | None], Event]] = {
     DeckStarted: event_for_seat,  # the three face-down middle cards are hidden (R2.2)
     CardsDealt: event_for_seat,  # a seat sees its own hand only
     PileCaptured: event_for_seat,  # face-down cards: only the team that took them (R7.7)
@@ -75,7 +78,8 @@ ENGINE_EVENTS: dict[type[Event], Callable[[Event, int], Event]] = {
     DeckCounted: _public,
     MatchOver: _public,
 }
-"""What a seat may see of each engine event: ``ENGINE_EVENTS[type](event, seat)``."""
+"""What a seat may see of each engine event: ``ENGINE_EVENTS[type](event, seat)``; ``seat``
+None is a spectator, who sees what is public only: no hand, never a face-down card (R7.7)."""
 
 
 def seat_json(info: SeatInfo) -> dict[str, Any]:
@@ -101,13 +105,22 @@ def _owner_changed(e: OwnerChanged) -> dict[str, Any]:
 
 
 def _match_started(e: MatchStarted) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "type": e.type,
         "match": e.match,
         "players": e.players,
         "target": e.target,
         "tempo": e.tempo,
     }
+    if e.commitment is not None:  # R11.1: public, and never the server seed
+        out["commitment"] = e.commitment
+        out["seat_seeds"] = list(e.seat_seeds)
+        out["next_commitment"] = e.next_commitment
+    return out
+
+
+def _watching(e: WatchingSwitched) -> dict[str, Any]:
+    return {"type": e.type, "on": e.on}
 
 
 def _clock(e: ClockStarted) -> dict[str, Any]:
@@ -143,7 +156,7 @@ class TableView:
     """What a seat may see of one type of table event: ``build(event, seat)`` is its
     protocol JSON for ``seat``; ``public`` says it is the same for every seat."""
 
-    build: Callable[[Any, int], dict[str, Any]]
+    build: Callable[[Any, int | None], dict[str, Any]]
     public: bool
 
 
@@ -162,6 +175,7 @@ TABLE_EVENTS: dict[type[TableEvent], TableView] = {
     RematchStarted: _public_table_event(_rematch),
     Paused: _public_table_event(_paused),
     ReadyPressed: _public_table_event(_ready),
+    WatchingSwitched: _public_table_event(_watching),
     PauseWaiting: _public_table_event(_pause_waiting),
 }
 """What a seat may see of each of the table's own events, as protocol JSON:
@@ -172,7 +186,7 @@ PUBLIC_TABLE_EVENTS = frozenset(cls.type for cls in TABLE_EVENTS)
 """The ``"type"`` of every table event (all public)."""
 
 
-def engine_copy(event: Event, seat: int) -> Event:
+def engine_copy(event: Event, seat: int | None) -> Event:
     """``seat``'s copy of an engine event (:data:`ENGINE_EVENTS`).
 
     Raises:
@@ -196,7 +210,7 @@ def table_view(event: TableEvent) -> TableView:
     return view
 
 
-def table_event_json(event: TableEvent, seat: int) -> dict[str, Any]:
+def table_event_json(event: TableEvent, seat: int | None) -> dict[str, Any]:
     """``seat``'s copy of a table event, as protocol JSON (:data:`TABLE_EVENTS`).
 
     Raises:
@@ -205,7 +219,7 @@ def table_event_json(event: TableEvent, seat: int) -> dict[str, Any]:
     return table_view(event).build(event, seat)
 
 
-def event_json(payload: Payload, seat: int) -> dict[str, Any]:
+def event_json(payload: Payload, seat: int | None) -> dict[str, Any]:
     """``seat``'s copy of any event, as protocol JSON: what the declared visibility
     of its type lets it see (R7.7).
 
@@ -217,8 +231,24 @@ def event_json(payload: Payload, seat: int) -> dict[str, Any]:
     return table_event_json(payload, seat)
 
 
+def fair_json(table: Table) -> dict[str, Any]:
+    """What is public of the provably fair deals (R11.1): the commitment and seat seeds
+    of the match being played (or the last one; null before the first and for a
+    match dealt before R11), and the commitment of the next match, to which the
+    seeds sent now contribute.  Never a server seed (R7.7)."""
+    fair = table.state.fair
+    return {
+        "match": table.match_no if fair is not None else None,
+        "commitment": fair.commitment if fair is not None else None,
+        "seat_seeds": [s.hex() for s in fair.seat_seeds] if fair is not None else None,
+        "next_match": table.match_no + 1,
+        "next_commitment": match_commitment(table.seed, table.match_no + 1),
+    }
+
+
 def lobby_json(table: Table) -> dict[str, Any]:
-    """The public lobby of ``GET /api/tables/{id}``: settings, status, owner and seats."""
+    """The public lobby of ``GET /api/tables/{id}``: settings, status, owner, seats and
+    the commitments and seat seeds of the provably fair deals (R11.1, never a server seed)."""
     s = table.settings
     return {
         "table_id": table.table_id,
@@ -229,6 +259,9 @@ def lobby_json(table: Table) -> dict[str, Any]:
         "owner_seat": table.owner,
         "match": table.match_no,
         "seats": [seat_json(seat_info(table.seats, seat)) for seat in range(s.players)],
+        "fair": fair_json(table),
+        "watching": table.state.watching,
+        "watchers": table.watchers,
     }
 
 
@@ -292,14 +325,21 @@ def table_json(table: Table) -> dict[str, Any]:
     return out
 
 
-def view_json(table: Table, seat: int) -> dict[str, Any] | None:
-    """The snapshot's ``view`` object: ``seat``'s R7.7 view, or None before the first match."""
+def view_json(table: Table, seat: int | None) -> dict[str, Any] | None:
+    """The snapshot's ``view`` object: ``seat``'s R7.7 view, or None before the first match.
+
+    ``seat`` None is a spectator: what every seat sees alike (seat 0's view without
+    its hand and without the face-down cards), so ``hand`` is empty and
+    ``face_down`` null (R7.7).
+    """
     if table.match is None:
         return None
-    v = seat_view(table.match, seat)
+    v = seat_view(table.match, 0 if seat is None else seat)
+    if seat is None:
+        v = dataclasses.replace(v, hand=(), face_down=None)
     return {
-        "seat": v.seat,
-        "team": v.team,
+        "seat": seat,
+        "team": None if seat is None else v.team,
         "players": v.players,
         "target": v.target,
         "deck": v.deck,
@@ -324,8 +364,9 @@ def view_json(table: Table, seat: int) -> dict[str, Any] | None:
     }
 
 
-def welcome_message(table: Table, seat: int, resumed: bool) -> str:
-    """The ``welcome`` message for ``seat``.
+def welcome_message(table: Table, seat: int | None, resumed: bool) -> str:
+    """The ``welcome`` message for ``seat`` (None: a spectator, with ``seat``, ``team``
+    null and ``watching`` true).
 
     With ``resumed`` false it carries the full snapshot (``table`` and ``view``);
     with ``resumed`` true they are null and the missed events follow it.
@@ -333,13 +374,15 @@ def welcome_message(table: Table, seat: int, resumed: bool) -> str:
     message: dict[str, Any] = {
         "type": "welcome",
         "seat": seat,
-        "team": team_of(seat),
-        "owner": table.owner == seat,
+        "team": None if seat is None else team_of(seat),
+        "owner": seat is not None and table.owner == seat,
         "seq": table.seq,
         "resumed": resumed,
         "table": None if resumed else table_json(table),
         "view": None if resumed else view_json(table, seat),
     }
+    if seat is None:
+        message["watching"] = True
     return dumps(message)
 
 
@@ -357,10 +400,10 @@ class EventRenderer:
         """Render ``item`` = ``(seq, payload)``."""
         self.item = item
         self._public: str | None = None
-        self._by_seat: dict[int, str] = {}
+        self._by_seat: dict[int | None, str] = {}
         self._message: dict[str, str] = {}
 
-    def fragment(self, seat: int) -> str:
+    def fragment(self, seat: int | None) -> str:
         """``seat``'s copy of the event with its number, as JSON text (R7.7)."""
         seq, payload = self.item
         if isinstance(payload, Event):
@@ -385,7 +428,7 @@ class EventRenderer:
             self._public = dumps({"seq": seq, "event": view.build(payload, seat)})
         return self._public
 
-    def for_seat(self, seat: int) -> str:
+    def for_seat(self, seat: int | None) -> str:
         """The ``event`` message text for ``seat`` (R7.7)."""
         fragment = self.fragment(seat)
         text = self._message.get(fragment)
@@ -412,11 +455,11 @@ class BatchRenderer:
         self.renderers = [EventRenderer(item) for item in items]
         self._frames: dict[tuple[str, ...], str] = {}
 
-    def messages(self, seat: int) -> list[str]:
+    def messages(self, seat: int | None) -> list[str]:
         """One ``event`` message per event, for ``seat``."""
         return [r.for_seat(seat) for r in self.renderers]
 
-    def batch(self, seat: int) -> str:
+    def batch(self, seat: int | None) -> str:
         """One ``events`` message with every event, for ``seat``."""
         fragments = tuple(r.fragment(seat) for r in self.renderers)
         text = self._frames.get(fragments)
@@ -424,6 +467,11 @@ class BatchRenderer:
             text = events_message(fragments)
             self._frames[fragments] = text
         return text
+
+
+def watchers_message(count: int) -> str:
+    """A ``watchers`` message: how many spectators watch the table now (not numbered)."""
+    return dumps({"type": "watchers", "count": count})
 
 
 def no_table(table_id: str) -> str:

@@ -16,6 +16,7 @@ const FILES = [
   "/static/js/socket.js",
   "/static/js/state.js",
   "/static/js/storage.js",
+  "/static/js/fair.js",
   "/static/js/screens/start.js",
   "/static/js/screens/lobby.js",
   "/static/js/screens/table.js",

@@ -2,6 +2,7 @@
 // and ties the store, the socket and the screens together.
 
 import { ApiError, getRecord, getTable, joinTable } from "./api.js";
+import { newSeatSeed } from "./fair.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { EndScreen } from "./screens/end.js";
 import { HowToScreen } from "./screens/howto.js";
@@ -55,8 +56,13 @@ export class App {
   route() {
     this.teardown();
     const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
+    const watch = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/watch\/?$/);
     const replay = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/(\d{1,9})\/?$/);
     if (match) this.openTable(match[1]);
+    else if (watch) {
+      this.tableId = watch[1];
+      this.connect(watch[1], null); // a spectator (R7.7)
+    }
     else if (replay) this.openReplay(replay[1], Number(replay[2]));
     else if (/^\/replay\/?$/.test(location.pathname)) this.show("replay", ReplayScreen, { load: null });
     else if (/^\/me\/?$/.test(location.pathname)) this.show("me", MeScreen, {});
@@ -202,6 +208,12 @@ export class App {
     this.socket = null;
     if (code === 1000) return; // we left
     this.destroyScreen();
+    if (!token) {
+      // A spectator: watching is off (4410) or the table has its spectators (4411).
+      this.store = null;
+      this.visit(tableId, t(code === 4411 ? "watch.full" : "watch.off"));
+      return;
+    }
     if (code === 4409) {
       // Another window took the seat: offer to take it back, never fight over it.
       this.root.replaceChildren(
@@ -236,6 +248,7 @@ export class App {
     if (this.screen.focusFirst && focusLost()) this.screen.focusFirst(state);
     document.title = this.title(state);
     for (const effect of effects) {
+      if ((effect.kind === "snapshot" || effect.kind === "over") && kind !== "playing") this.sendSeed(state);
       if (effect.kind === "resync") this.resync();
       else if (effect.kind === "error" && this.playAgain(state, effect)) continue;
       // A Continue that comes after the next deal has nothing to say (R7.8).
@@ -243,6 +256,15 @@ export class App {
         this.toast(errorText(effect));
       }
     }
+  }
+
+  /** Contribute this seat's own seed to the next match's deals (R11.1), once the
+   * commitment of that match has been shown (the welcome's table, or the last
+   * match_started's next_commitment). */
+  sendSeed(state) {
+    if (state.seat === null || state.seat === undefined || !this.socket) return;
+    const seed = newSeatSeed();
+    if (this.socket.send({ type: "seed", seed })) state.sentSeed = seed;
   }
 
   title(state) {
@@ -300,6 +322,7 @@ export class App {
       takeOver: () => send({ type: "take_over" }),
       continue: (deck) => send({ type: "continue", deck }),
       rematch: () => send({ type: "rematch" }),
+      watching: (on) => send({ type: "watching", on }),
       leave: () => {
         const playing = this.store && this.store.state.table && this.store.state.table.status === "playing";
         send({ type: "leave" });

@@ -16,7 +16,7 @@ const LOST_MS = 12000;
  * player left, 4401 a wrong token, 4403 the seat went to a bot for good, 4404 no
  * such table, 4409 another window took the seat.
  */
-const FINAL = new Set([1000, 4401, 4403, 4404, 4409]);
+const FINAL = new Set([1000, 4401, 4403, 4404, 4409, 4410, 4411]);
 
 export class TableSocket {
   /**
@@ -62,7 +62,9 @@ export class TableSocket {
     ws.addEventListener("open", () => {
       const lastSeq = this.fresh ? null : this.lastSeq();
       this.fresh = false;
-      ws.send(JSON.stringify({ type: "hello", token: this.token, last_seq: lastSeq }));
+      // No token: a spectator, who watches (R7.7) instead of taking a seat.
+      const first = this.token ? { type: "hello", token: this.token } : { type: "watch" };
+      ws.send(JSON.stringify({ ...first, last_seq: lastSeq }));
     });
     ws.addEventListener("message", (e) => {
       this.heardAt = Date.now();

@@ -63,6 +63,11 @@ function takeSnapshot(state, body) {
   state.seq = body.seq ?? state.seq;
   state.table = copy(body.table);
   state.view = body.view ? copy(body.view) : null;
+  // R11: the commitment and seat seeds of the match on (or last played), as announced.
+  const fair = state.table && state.table.fair;
+  if (fair && fair.commitment && !(state.fair && state.fair.commitment === fair.commitment)) {
+    state.fair = { commitment: fair.commitment, seat_seeds: fair.seat_seeds, mySeed: null };
+  }
   if (state.table) {
     state.table.deck_counts = state.table.deck_counts || [];
     state.table.pause = state.table.pause || null;
@@ -109,6 +114,11 @@ export function apply(state, msg) {
       applyEvent(state, msg.event || {}, effects);
       break;
     }
+    case "watchers":
+      // How many spectators watch the table (not a numbered event).
+      if (state.table) state.table.watchers = msg.count;
+      effects.push({ kind: "watchers" });
+      break;
     case "error":
       state.pending = null;
       effects.push({ kind: "error", code: msg.code, message: msg.message, ref: msg.ref });
@@ -136,6 +146,9 @@ function applyEvent(state, e, effects) {
       }
       break;
     }
+    case "watching":
+      table.watching = e.on;
+      break;
     case "owner_changed":
       table.owner_seat = e.owner_seat;
       state.owner = e.owner_seat === state.seat;
@@ -149,6 +162,12 @@ function applyEvent(state, e, effects) {
       table.deck_counts = [];
       table.totals = [0, 0];
       table.winner = null;
+      // R11: what was announced before the first card, kept to check the record against.
+      state.fair = e.commitment
+        ? { commitment: e.commitment, seat_seeds: e.seat_seeds, mySeed: state.sentSeed || null }
+        : null;
+      state.sentSeed = null;
+      if (table.fair && e.next_commitment) table.fair.next_commitment = e.next_commitment;
       state.view = freshView(state);
       effects.push({ kind: "snapshot" });
       break;

@@ -2,6 +2,7 @@
 // every deck's count, a rematch button and the match record to download.
 
 import { recordUrl, replayPath } from "../api.js";
+import { verifyRecord } from "../fair.js";
 import { t } from "../i18n.js";
 import { teamOf } from "../state.js";
 import { countTable, teamOrder } from "../ui/countTable.js";
@@ -14,6 +15,41 @@ export class EndScreen {
     this.tableId = tableId;
     this.section = h("section", { class: "screen end-screen", "aria-labelledby": "end-title" });
     root.replaceChildren(this.section);
+    this.verdict = null; // R11: {ok, checked, problem} once the record was checked
+    this.checking = null; // the commitment of the match being checked
+  }
+
+  /** Fetch the finished match's record and check its deals against the seeds (R11). */
+  check(state) {
+    const fair = state.fair;
+    const key = fair ? fair.commitment : "none";
+    if (this.checking === key) return;
+    this.checking = key;
+    this.verdict = null;
+    const done = (verdict) => {
+      if (this.checking !== key) return;
+      this.verdict = verdict;
+      this.update(this.lastState);
+    };
+    fetch(recordUrl(this.tableId))
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+      .then((record) => verifyRecord(record, fair, state.seat, fair && fair.mySeed))
+      .then(done, () => done({ ok: false, checked: 0, problem: { key: "fair.unavailable" } }));
+  }
+
+  fairLine() {
+    const v = this.verdict;
+    const text = !v
+      ? t("fair.checking")
+      : v.ok
+        ? t("fair.ok", { n: v.checked })
+        : t(v.problem.key, { deck: v.problem.deck ?? "" });
+    return h(
+      "div",
+      { class: `fair-check${v ? (v.ok ? " ok" : " bad") : ""}`, id: "fair-check" },
+      h("p", { role: "status", id: "fair-result", dataset: { ok: v ? String(v.ok) : "" } }, text),
+      h("details", { class: "fair-what" }, h("summary", {}, t("fair.what")), h("p", {}, t("fair.explain"))),
+    );
   }
 
   headline(state) {
@@ -31,6 +67,8 @@ export class EndScreen {
   update(state) {
     const { table, seat } = state;
     if (!table) return;
+    this.lastState = state;
+    this.check(state);
     const order = teamOrder(table, seat);
     const counts = table.deck_counts || [];
     const last = counts[counts.length - 1];
@@ -79,6 +117,7 @@ export class EndScreen {
             : null,
           h("a", { class: "button quiet", href: "/", id: "new-table" }, t("end.new_table")),
         ),
+        this.fairLine(),
         last ? countTable(table, last, seat) : null,
         counts.length > 1
           ? h(

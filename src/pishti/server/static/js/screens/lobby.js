@@ -53,6 +53,7 @@ export class LobbyScreen {
         }),
       ),
       table.status === "waiting" ? this.inviteBox() : null,
+      this.watchBox(table, owner),
       this.ctx.visitor ? this.visitorBox(table) : null,
       !this.ctx.visitor && owner
         ? h(
@@ -190,6 +191,30 @@ export class LobbyScreen {
       tags.length ? h("div", { class: "seat-tags" }, tags.join(" · ")) : null,
       controls.length ? h("div", { class: "seat-controls" }, controls) : null,
     );
+  }
+
+  /** The watch link (R7.7), and for the owner the switch that lets people watch. */
+  watchBox(table, owner) {
+    const on = table.watching !== false;
+    const link = on
+      ? h("a", { id: "watch-link", href: `/t/${this.ctx.tableId}/watch` }, t("watch.link"))
+      : h("span", { id: "watch-off" }, t("watch.off_short"));
+    const toggle =
+      !this.ctx.visitor && owner
+        ? h(
+            "label",
+            { class: "watch-toggle" },
+            h("input", {
+              type: "checkbox",
+              id: "allow-watching",
+              checked: on,
+              on: { change: (e) => this.ctx.actions.watching(e.target.checked) },
+            }),
+            " ",
+            t("watch.allow"),
+          )
+        : null;
+    return h("div", { class: "watch-box" }, link, table.watchers ? ` · ${t("watch.count", { n: table.watchers })}` : "", toggle);
   }
 
   inviteBox() {

@@ -203,6 +203,8 @@ export class TableScreen {
       this.info,
       h("span", { id: "deck-number" }, t("table.deck", { n: view.deck + 1 })),
       h("span", {}, t("table.target", { n: table.target })),
+      state.seat === null ? h("span", { id: "watching-tag", class: "watching-tag" }, t("watch.you_watch")) : null,
+      table.watchers ? h("span", { id: "watchers" }, t("watch.count", { n: table.watchers })) : null,
     );
   }
 

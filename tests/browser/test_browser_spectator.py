@@ -1,0 +1,47 @@
+"""A spectator watches a four-player match in the browser (R7.7), to its end, where the
+deals are verified (R11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from driver import Player
+
+
+def test_a_spectator_watches_a_match_with_bots_to_the_end(
+    open_page: Any, screenshots: Path
+) -> None:
+    owner_page = open_page(label="owner")
+    owner = Player(owner_page, screenshots, "watch-")
+    link = owner.create_table("Alice", players=4, target=51)
+    for seat in (1, 2, 3):
+        owner.add_bot(seat, "standard")
+    watch = owner_page.get_attribute("#watch-link", "href")
+    assert watch is not None and watch.endswith("/watch") and link.endswith(watch[: -len("/watch")])
+    assert owner_page.is_checked("#allow-watching")
+
+    page = open_page(label="spectator")
+    page.goto(watch)
+    page.wait_for_selector(".lobby-screen")
+    owner_page.wait_for_selector(".watch-box >> text=1 watching")
+    owner.start()
+    page.wait_for_selector(".table-screen #watching-tag")
+    # The table from a neutral seat: no hand of its own, every hand as backs.
+    page.wait_for_selector(".seat.pos-bottom .mini-hand")
+    assert page.locator(".hand .hand-card").count() == 0
+    assert page.locator(".seat .mini-hand").count() == 4
+    assert page.inner_text("#watchers") == "1 watching"
+    owner.play_match()
+    owner_page.wait_for_selector("#fair-result[data-ok='true']", timeout=30_000)
+    # The spectator followed to the end and sees the deals verified, and the record.
+    page.wait_for_selector("#end-title", timeout=30_000)
+    page.wait_for_selector("#fair-result[data-ok='true']", timeout=30_000)
+    shown = page.locator("#final-scores .final-team").all_inner_texts()
+    assert shown[0].startswith("Team 1\nAlice & Bot 3\n") and shown[1].startswith("Team 2\n")
+    totals = page.locator("#final-scores .final-total").all_inner_texts()
+    assert sorted(totals) == sorted(
+        owner_page.locator("#final-scores .final-total").all_inner_texts()
+    )
+    assert page.locator("#download-record").is_visible()
+    assert page.locator("#rematch").count() == 0
