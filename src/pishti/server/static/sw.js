@@ -6,7 +6,14 @@
 const CACHE = "pishti-client-v1";
 const FILES = [
   "/",
-  "/static/css/app.css",
+  "/static/css/base.css",
+  "/static/css/start.css",
+  "/static/css/lobby.css",
+  "/static/css/table.css",
+  "/static/css/count.css",
+  "/static/css/layout.css",
+  "/static/css/replay.css",
+  "/static/css/me.css",
   "/static/css/table3d.css",
   "/static/js/main.js",
   "/static/js/app.js",

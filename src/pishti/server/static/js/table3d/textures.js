@@ -1,5 +1,5 @@
 // Pictures for the 3D table, drawn on 2D canvases: the card faces and back in
-// the same art as the 2D table's (css/app.css: colours, corners, the court
+// the same art as the 2D table's (css/base.css and css/table.css: colours, corners, the court
 // box, the gold jack), the felt and the wood.  Each is drawn once and kept.
 
 import { parseCard, rankLabel, SUITS } from "../cards.js";
