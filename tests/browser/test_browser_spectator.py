@@ -32,6 +32,9 @@ def test_a_spectator_watches_a_match_with_bots_to_the_end(
     assert page.locator(".hand .hand-card").count() == 0
     assert page.locator(".seat .mini-hand").count() == 4
     assert page.inner_text("#watchers") == "1 watching"
+    # A spectator holds no seat: no Leave (a new-user trial found one offering to give it up).
+    assert page.locator("#leave").count() == 0
+    assert owner_page.locator("#leave").count() == 1
     owner.play_match()
     owner_page.wait_for_selector("#fair-result[data-ok='true']", timeout=30_000)
     # The spectator followed to the end and sees the deals verified, and the record.

@@ -487,3 +487,27 @@ async def test_table_creation_and_joins_are_rate_limited_per_address(tmp_path: P
         assert [s["kind"] for s in lobby.json()["seats"]] == ["human", "human", "human", "empty"]
     finally:
         srv.stop()
+
+
+async def test_a_malformed_identity_key_is_told_apart_from_a_missing_one(
+    server: ServerProcess,
+) -> None:
+    # From a new-user trial: a key that was sent but malformed was answered "is missing".
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        missing = await http.get("/api/me")
+        malformed = [
+            await http.get("/api/me", headers={"X-Pishti-Identity": key})
+            for key in ("short", "k" * 200, "!" * 43)
+        ]
+    assert missing.status_code == 400
+    assert missing.json()["error"]["message"] == (
+        "X-Pishti-Identity: the browser's identity key is missing"
+    )
+    for answer in malformed:
+        assert answer.status_code == 400
+        assert answer.json()["error"] == {
+            "code": "bad_request",
+            "message": (
+                "X-Pishti-Identity: is not in the expected form (32 to 128 of A-Z a-z 0-9 _ -)"
+            ),
+        }

@@ -180,10 +180,16 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         Raises:
             ApiError: 400 no key, or not of the key's form.
         """
-        key = request.headers.get("x-pishti-identity", "")
-        if not re.fullmatch(IDENTITY_PATTERN, key):
+        key = request.headers.get("x-pishti-identity")
+        if key is None:
             raise ApiError(
                 400, "bad_request", "X-Pishti-Identity: the browser's identity key is missing"
+            )
+        if not re.fullmatch(IDENTITY_PATTERN, key):
+            raise ApiError(
+                400,
+                "bad_request",
+                "X-Pishti-Identity: is not in the expected form (32 to 128 of A-Z a-z 0-9 _ -)",
             )
         return identity_hash(key)
 

@@ -355,7 +355,8 @@ export class ReplayScreen {
         ? t("end.draw")
         : t("end.team_won", { team: t("lobby.team", { n: this.replay.winner + 1 }) })
       : t("replay.unfinished");
-    this.section.replaceChildren(
+    // replaceChildren writes a null as the text "null": the parts left out are dropped first.
+    const parts = [
       h("h1", { id: "replay-title", tabindex: "-1" }, this.title || t("replay.title")),
       h(
         "p",
@@ -377,7 +378,8 @@ export class ReplayScreen {
       ),
       this.analysis ? this.analysis.node({ deck: this.deck, play: this.play, name: (s) => this.name(s) }) : null,
       atEnd ? h("div", { class: "replay-count", id: "replay-count" }, countTable(this.tableInfo(), deck.count, null)) : null,
-    );
+    ].filter((part) => part !== null);
+    this.section.replaceChildren(...parts);
     if (focused) document.getElementById(focused)?.focus();
   }
 

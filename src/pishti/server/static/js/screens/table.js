@@ -188,11 +188,14 @@ export class TableScreen {
           { type: "button", id: "show-counts", on: { click: () => this.showHistory() } },
           t("table.scores"),
         ),
-        h(
-          "button",
-          { type: "button", class: "quiet", id: "leave", on: { click: () => this.leave() } },
-          t("table.leave"),
-        ),
+        // A spectator holds no seat to give up (R7.5): no Leave for them.
+        seat === null
+          ? null
+          : h(
+              "button",
+              { type: "button", class: "quiet", id: "leave", on: { click: () => this.leave() } },
+              t("table.leave"),
+            ),
       ),
     );
   }
