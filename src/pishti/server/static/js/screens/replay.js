@@ -266,8 +266,10 @@ export class ReplayScreen {
         {
           class: "replay-pile",
           id: "replay-pile",
-          role: "list",
-          "aria-label": t("replay.pile", { n: pile.length }),
+          // A list only with cards in it: an empty list holding the "empty" line is an
+          // accessibility fault (aria-required-children); the line itself says it then.
+          role: pile.length ? "list" : null,
+          "aria-label": pile.length ? t("replay.pile", { n: pile.length }) : null,
           dataset: { pile: pile.join(" ") },
         },
         pile.length
