@@ -130,12 +130,41 @@ def serve_command(
             help="Sampled decks per play of an analysis, and the expert's (tests: small).",
         ),
     ] = (DEFAULTS.analysis_samples, DEFAULTS.analysis_expert_samples),
+    ice_server: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A STUN or TURN server for the table talk's voice and video (repeatable): "
+            "stun:HOST:PORT, turn:HOST:PORT?transport=udp, turns:HOST:PORT.  Sent to every "
+            "seat; without any, browsers reach each other on one network only "
+            '(docs/server.md, "Voice and video").',
+        ),
+    ] = None,
+    ice_relay: Annotated[
+        bool,
+        typer.Option(
+            help="Connect the browsers through the TURN servers only, so players never "
+            "learn each other's network addresses (needs a turn: --ice-server).",
+        ),
+    ] = False,
+    ice_username: Annotated[
+        str | None,
+        typer.Option(help="The username of the TURN servers of --ice-server."),
+    ] = None,
+    ice_credential: Annotated[
+        str | None,
+        typer.Option(
+            envvar="PISHTI_ICE_CREDENTIAL",
+            help="The password of the TURN servers of --ice-server (or the environment "
+            "variable PISHTI_ICE_CREDENTIAL, which other users cannot read in the process "
+            "list).",
+        ),
+    ] = None,
 ) -> None:
     """Start the table server: HTTP and WebSockets on HOST:PORT, tables kept in a SQLite file."""
     import uvicorn
 
     from pishti.server import create_app
-    from pishti.server.config import database_url
+    from pishti.server.config import IceServer, database_url
     from pishti.server.http import (
         KEEP_ALIVE_TIMEOUT,
         MAX_HEAD_BYTES,
@@ -166,6 +195,22 @@ def serve_command(
             "and --lease above 0",
             2,
         )
+    ice_servers = []
+    for url in ice_server or []:
+        turn = url.startswith("turn")
+        try:
+            ice_servers.append(
+                IceServer(
+                    url,
+                    ice_username if turn else None,
+                    ice_credential if turn else None,
+                )
+            )
+        except ValueError as exc:
+            hint = " (--ice-username, --ice-credential)" if turn else ""
+            raise fail(f"--ice-server: {exc}{hint}", 2) from None
+    if ice_relay and not any(server.url.startswith("turn") for server in ice_servers):
+        raise fail("--ice-relay needs a turn: or turns: --ice-server", 2)
     proxies = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
     web_dir = web
     if web_dir is None:
@@ -188,6 +233,8 @@ def serve_command(
         analysis_workers=analysis_workers,
         analysis_samples=analysis_samples[0],
         analysis_expert_samples=analysis_samples[1],
+        ice_servers=tuple(ice_servers),
+        ice_relay=ice_relay,
     )
     try:
         check_database(config.db_url)

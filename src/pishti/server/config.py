@@ -25,6 +25,42 @@ PAUSE_RETURN_SECONDS = 10.0
 dropped during it (a page reloaded), before it stops holding the deal up (R7.8)."""
 
 
+ICE_SCHEMES = ("stun:", "stuns:", "turn:", "turns:")
+"""The schemes of an ICE server's URL (RFC 7064, RFC 7065)."""
+
+
+@dataclass(frozen=True, slots=True)
+class IceServer:
+    """A STUN or TURN server the browsers of a table use to reach each other (WebRTC's
+    ``RTCIceServer``): ``url`` such as ``stun:stun.example.org:3478`` or
+    ``turn:turn.example.org:3478?transport=udp``; a TURN server's ``username`` and
+    ``credential`` (None for STUN).
+
+    Raises:
+        ValueError: ``url`` has none of :data:`ICE_SCHEMES`, or a TURN server has no
+            username or credential.
+    """
+
+    url: str
+    username: str | None = None
+    credential: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.url.startswith(ICE_SCHEMES) or any(c.isspace() for c in self.url):
+            raise ValueError(f"{self.url!r} is not a stun:, stuns:, turn: or turns: URL")
+        if self.url.startswith("turn") and not (self.username and self.credential):
+            raise ValueError(f"the TURN server {self.url!r} needs a username and a credential")
+
+    def as_json(self) -> dict[str, str]:
+        """The server as the browser's ``RTCIceServer`` takes it (``urls``, and for TURN
+        ``username`` and ``credential``)."""
+        server = {"urls": self.url}
+        if self.username is not None and self.credential is not None:
+            server["username"] = self.username
+            server["credential"] = self.credential
+        return server
+
+
 def database_url(db: str | None) -> str:
     """Turn ``--db`` into an SQLAlchemy URL.
 
@@ -90,6 +126,18 @@ class ServerConfig:
         analysis_queue: analyses waiting or running at most; more are refused (503).
         analysis_samples: sampled decks per play of an analysis (docs/bots.md).
         analysis_expert_samples: the expert's sampled decks per move in an analysis.
+        ice_servers: the STUN and TURN servers sent to every seat in its ``welcome``, for
+            the table talk's voice and video (none: the browsers reach each other only
+            on one network).
+        ice_relay: the browsers connect through the TURN servers only (``relay``), so
+            players never learn each other's network addresses.
+        max_signal_frame: the largest frame accepted for a signalling message (``offer``,
+            ``answer``, ``ice``, ``media``), in bytes (16 KiB): a session description
+            does not fit in ``max_frame``.
+        signal_rate: signalling messages allowed per second and connection, on top of
+            ``rate`` (the table talk's own limit).
+        signal_burst: signalling messages a connection may send at once (a full mesh of
+            three peers needs about twenty).
     """
 
     db_url: str = database_url(None)
@@ -118,3 +166,8 @@ class ServerConfig:
     analysis_queue: int = 8
     analysis_samples: int = 256
     analysis_expert_samples: int = 128
+    ice_servers: tuple[IceServer, ...] = ()
+    ice_relay: bool = False
+    max_signal_frame: int = 16 * 1024
+    signal_rate: float = 5.0
+    signal_burst: float = 30.0

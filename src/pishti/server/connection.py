@@ -108,6 +108,7 @@ class Connection:
         state: a :class:`ConnectionState`.  table, seat: set once seated.
         batch: the client asked for one ``events`` message per change.
         said_closing: the client said the player closed the game (R7.4: a 10 s hold).
+        media, talked: the table talk's state (:mod:`pishti.server.talk`).
         outbox: the messages waiting to be sent.
     """
 
@@ -142,6 +143,13 @@ class Connection:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.bucket = TokenBucket(config.rate, config.rate, now())
+        self.talk_bucket = TokenBucket(config.signal_rate, config.signal_burst, now())
+        """The table talk's own limit on signalling (:mod:`pishti.server.talk`)."""
+        self.media: tuple[bool, bool] | None = None
+        """The person's microphone and camera as last said (``media``), or None."""
+        self.talked = False
+        """Whether the connection sent or was sent table talk (then ``hangup`` tells of
+        its end)."""
         self._refused = 0
         self._window = now()
         self._last_rate_error = -1e9

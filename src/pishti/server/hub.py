@@ -34,6 +34,7 @@ from pishti.server.registry import Registry
 from pishti.server.session import Session
 from pishti.server.store import Store, sync_url
 from pishti.server.table import BotFactory, Commit, Table, TableSettings
+from pishti.server.talk import Talk
 from pishti.server.views import BatchRenderer, watchers_message, welcome_message
 from pishti.server.writer import Item, Writer
 
@@ -79,6 +80,8 @@ class Hub:
         """The connection of each seat, by table id and seat."""
         self.watchers: dict[str, set[Connection]] = {}
         """The spectators' connections, by table id (R7.7: they see what is public)."""
+        self.talk = Talk(self.conns)
+        """The table talk's signalling relay (voice and video)."""
         self.writer = Writer(
             self.store,
             self._on_write_failure,
@@ -311,10 +314,19 @@ class Hub:
         conn.seat = seat
         if old is not None:
             old.close(4409, "replaced by a newer connection")
+            self.talk.gone(table.table_id, seat, old)
         conn.hold()  # replies to messages sent before the welcome come after it
         table.connect(seat)
         missed = table.events_since(last_seq) if last_seq is not None else None
-        texts = [welcome_message(table, seat, resumed=missed is not None)]
+        texts = [
+            welcome_message(
+                table,
+                seat,
+                resumed=missed is not None,
+                ice_servers=self.config.ice_servers,
+                ice_relay=self.config.ice_relay,
+            )
+        ]
         if missed:
             renderer = BatchRenderer(missed)
             if conn.batch:
@@ -325,6 +337,7 @@ class Hub:
         def ready() -> None:
             if conns.get(seat) is conn and not conn.closed:
                 conn.release(texts)
+                self.talk.joined(conn, table, seat)
 
         self.writer.after(ready)
 
@@ -382,6 +395,7 @@ class Hub:
         if conns is None or conns.get(seat) is not conn:
             return
         del conns[seat]
+        self.talk.gone(table.table_id, seat, conn)
         if not conns:
             del self.conns[table.table_id]
         if self.tables.get(table.table_id) is table and not table.closed:
@@ -407,6 +421,7 @@ class Hub:
             "tables_evicted": self.evicted,
             "connections": sum(len(c) for c in self.conns.values()),
             "spectators": sum(len(w) for w in self.watchers.values()),
+            "signals_relayed": self.talk.relayed,
             "writer_queued": self.writer.queued,
             "transactions": self.writer.transactions,
             "items_written": self.writer.items_written,

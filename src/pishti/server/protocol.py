@@ -43,6 +43,7 @@ ErrorCode = Literal[
     "spectator",
     "watching_off",
     "watchers_full",
+    "no_peer",
 ]
 """Every ``error`` code the WebSocket may send (docs/protocol.md)."""
 
@@ -248,6 +249,64 @@ class Seed(_Strict):
     seed: Annotated[str, AfterValidator(_seat_seed)]
 
 
+SDP_MAX = 12_000
+"""The longest session description an ``offer`` or ``answer`` carries, in characters (a
+browser's offer of audio and video is 4 to 7 thousand)."""
+CANDIDATE_MAX = 512
+"""The longest ICE candidate line, in characters."""
+CANDIDATES_MAX = 8
+"""ICE candidates one ``ice`` message carries at most."""
+SIGNAL_TYPES = frozenset({"offer", "answer", "ice", "media"})
+"""The table talk's signalling messages (voice and video, docs/protocol.md): relayed to
+table mates, never part of the table's state."""
+
+Sdp = Annotated[str, StringConstraints(min_length=1, max_length=SDP_MAX)]
+
+
+class Offer(_Strict):
+    """``offer``: a WebRTC session description offered to the person at seat ``to`` (the
+    lower seat of two offers, docs/protocol.md).  Relayed, never stored."""
+
+    type: Literal["offer"]
+    to: SeatNumber
+    sdp: Sdp
+
+
+class Answer(_Strict):
+    """``answer``: the session description answering the ``offer`` of seat ``to``."""
+
+    type: Literal["answer"]
+    to: SeatNumber
+    sdp: Sdp
+
+
+class Candidate(_Strict):
+    """One ICE candidate: its ``candidate`` line (empty: no more candidates), and the
+    media section it belongs to by id (``mid``) and by index (``mline``)."""
+
+    candidate: Annotated[str, StringConstraints(max_length=CANDIDATE_MAX)]
+    mid: Annotated[str, StringConstraints(max_length=32)] | None = None
+    mline: Annotated[int, Field(ge=0, le=63)] | None = None
+
+
+class Ice(_Strict):
+    """``ice``: 1 to :data:`CANDIDATES_MAX` ICE candidates for the person at seat ``to``.
+    A candidate holds a network address: it goes to that table mate only."""
+
+    type: Literal["ice"]
+    to: SeatNumber
+    candidates: Annotated[list[Candidate], Field(min_length=1, max_length=CANDIDATES_MAX)]
+
+
+class Media(_Strict):
+    """``media``: whether this person's microphone (``mic``) and camera (``cam``) are on;
+    told to the persons seated at the table (not kept past the connection)."""
+
+    type: Literal["media"]
+    mic: bool
+    cam: bool
+
+
 class Ping(_Strict):
     """``ping``: answered by ``pong``."""
 
@@ -269,6 +328,10 @@ AnyClientMessage: TypeAlias = (
     | Rematch
     | Seed
     | Ping
+    | Offer
+    | Answer
+    | Ice
+    | Media
 )
 """Any one message a client may send."""
 
@@ -277,6 +340,7 @@ _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
     {"hello", "play", "take_over", "add_bot", "remove_bot", "start", "leave", "closing"}
     | {"rematch", "ping", "continue", "seed", "watch", "watching"}
+    | SIGNAL_TYPES
 )
 
 
@@ -324,6 +388,12 @@ def explain(error: Mapping[str, Any], where: str, whole: str = "the message") ->
         text = "must not be empty" if least == 1 else f"must be at least {least} characters"
     elif kind == "string_too_long":
         text = f"must be at most {ctx.get('max_length', '?')} characters"
+    elif kind == "too_short":
+        text = f"must hold at least {ctx.get('min_length', 1)} items"
+    elif kind == "too_long":
+        text = f"must hold at most {ctx.get('max_length', '?')} items"
+    elif kind == "list_type":
+        text = "must be a list"
     elif kind == "greater_than_equal":
         text = f"must be {ctx.get('ge')} or more"
     elif kind == "less_than_equal":

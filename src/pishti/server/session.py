@@ -17,12 +17,17 @@ from typing import TYPE_CHECKING
 from pishti.server.connection import Connection
 from pishti.server.leases import NotOwner
 from pishti.server.protocol import (
+    SIGNAL_TYPES,
     AddBot,
+    Answer,
     BadMessage,
     Closing,
     Continue,
     Hello,
+    Ice,
     Leave,
+    Media,
+    Offer,
     Ping,
     Play,
     Rematch,
@@ -85,8 +90,9 @@ class Session:
             return
         conn.batch = hello.batch
         self.hub.attach(conn, table, seat, hello.last_seq)
+        signal_frame = max(self.hub.config.max_frame, self.hub.config.max_signal_frame)
         while not conn.closed:
-            text = await self._receive()
+            text = await self._receive(limit=signal_frame)
             if text is None:
                 return
             self.handle(table, seat, text)
@@ -145,11 +151,13 @@ class Session:
             return None
         return hello
 
-    async def _receive(self, first: bool = False) -> str | None:
+    async def _receive(self, first: bool = False, limit: int | None = None) -> str | None:
         """The next admitted text frame, or None once the socket is closed.  A
-        ``first`` frame that is not text, or too large, closes the socket (4401)."""
+        ``first`` frame that is not text, or too large, closes the socket (4401).
+        Frames over ``max_frame`` bytes, up to ``limit``, are let through for
+        :meth:`handle` to check (only a signalling message may be that large)."""
         conn = self.conn
-        max_frame = self.hub.config.max_frame
+        max_frame = self.hub.config.max_frame if limit is None else limit
         while True:
             message = await conn.socket.receive()
             if message["type"] == "websocket.disconnect":
@@ -172,10 +180,18 @@ class Session:
     def handle(self, table: Table, seat: int, text: str) -> None:
         """Validate one message of ``seat`` and do what it asks; a refusal is an ``error``."""
         conn = self.conn
+        max_frame = self.hub.config.max_frame
+        large = len(text) > max_frame and len(text.encode()) > max_frame
         try:
             message = parse_message(text)
         except BadMessage as exc:
-            conn.error("bad_message", exc.message, exc.ref)
+            if large and exc.ref not in SIGNAL_TYPES:
+                conn.error("too_large", f"a frame over {max_frame} bytes", None)
+            else:
+                conn.error("bad_message", exc.message, exc.ref)
+            return
+        if large and message.type not in SIGNAL_TYPES:
+            conn.error("too_large", f"a frame over {max_frame} bytes", None)
             return
         try:
             match message:
@@ -204,6 +220,8 @@ class Session:
                 case Leave():
                     table.leave(seat)
                     self.hub.writer.after(partial(conn.close, 1000, "left the table"))
+                case Offer() | Answer() | Ice() | Media():
+                    self.hub.talk.relay(conn, table, seat, message)
                 case Hello() | Watch():
                     raise TableError("bad_state", "hello was already said")
         except TableError as exc:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from pishti.engine.events import (
     PileCaptured,
     Pishti,
 )
+from pishti.server.config import IceServer
 from pishti.server.events import (
     AutopilotSwitched,
     ClockStarted,
@@ -364,9 +365,17 @@ def view_json(table: Table, seat: int | None) -> dict[str, Any] | None:
     }
 
 
-def welcome_message(table: Table, seat: int | None, resumed: bool) -> str:
+def welcome_message(
+    table: Table,
+    seat: int | None,
+    resumed: bool,
+    ice_servers: Sequence[IceServer] = (),
+    ice_relay: bool = False,
+) -> str:
     """The ``welcome`` message for ``seat`` (None: a spectator, with ``seat``, ``team``
-    null and ``watching`` true).
+    null and ``watching`` true).  A seat's has ``ice_servers``, the STUN and TURN
+    servers of the table talk (as the browser's ``RTCIceServer`` objects), and
+    ``ice_transport_policy``: ``relay`` with ``ice_relay``, else ``all``.
 
     With ``resumed`` false it carries the full snapshot (``table`` and ``view``);
     with ``resumed`` true they are null and the missed events follow it.
@@ -383,6 +392,9 @@ def welcome_message(table: Table, seat: int | None, resumed: bool) -> str:
     }
     if seat is None:
         message["watching"] = True
+    else:
+        message["ice_servers"] = [server.as_json() for server in ice_servers]
+        message["ice_transport_policy"] = "relay" if ice_relay else "all"
     return dumps(message)
 
 
