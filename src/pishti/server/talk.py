@@ -91,7 +91,10 @@ class Talk:
             raise TableError("no_peer", f"seat {to} holds no other person connected at this table")
         payload: dict[str, Any] = {"type": message.type, "from": seat}
         if isinstance(message, Ice):
-            payload["candidates"] = [c.model_dump() for c in message.candidates]
+            payload["candidates"] = [
+                {"candidate": c.candidate, "mid": c.mid, "mline": c.mline}
+                for c in message.candidates
+            ]
         else:
             payload["sdp"] = message.sdp
         conn.talked = target.talked = True

@@ -14,10 +14,12 @@ import { ReplayScreen } from "./screens/replay.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
 import { TableSocket } from "./socket.js";
+import { TableTalk } from "./talk.js";
 import { Store } from "./state.js";
 import * as storage from "./storage.js";
 import { focusLost, h } from "./ui/dom.js";
 import { errorText } from "./ui/errors.js";
+import { seatName } from "./ui/seats.js";
 
 const SCREENS = { waiting: LobbyScreen, playing: TableScreen, finished: EndScreen };
 
@@ -28,6 +30,7 @@ export class App {
     this.screenKind = null;
     this.store = null;
     this.socket = null;
+    this.talk = null; // voice and video at the table (js/talk.js)
     this.tableId = null;
     this.lastResync = 0;
     this.lastPlay = null; // {card, again}: the last play sent, until its answer
@@ -79,6 +82,8 @@ export class App {
   teardown() {
     if (this.socket) this.socket.stop();
     this.socket = null;
+    if (this.talk) this.talk.stop();
+    this.talk = null;
     this.store = null;
     this.tableId = null;
     this.setConnection(null);
@@ -86,6 +91,7 @@ export class App {
   }
 
   destroyScreen() {
+    if (this.talk) this.talk.park(); // videos keep playing (and talking) off the table screen
     if (this.screen) this.screen.destroy();
     this.screen = null;
     this.screenKind = null;
@@ -195,8 +201,21 @@ export class App {
     this.store = store;
     this.root.replaceChildren(h("p", { class: "loading" }, t("conn.connecting")));
     store.subscribe((state, effects) => this.onState(state, effects));
+    if (this.talk) this.talk.stop();
+    // Only a seated person talks (a spectator has no media).
+    this.talk = token
+      ? new TableTalk(tableId, {
+          send: (msg) => Boolean(this.socket && this.socket.send(msg)),
+          changed: (why) => this.onTalk(why),
+          say: (key, params) => this.sayTalk(key, params),
+        })
+      : null;
+    const talk = this.talk;
     this.socket = new TableSocket(tableId, token, () => store.state.seq || null, {
-      message: (msg) => store.dispatch(msg),
+      message: (msg) => {
+        if (talk && talk.handle(msg)) return;
+        store.dispatch(msg);
+      },
       status: (s) => this.setConnection(s),
       closed: (code) => this.onClosed(tableId, token, code),
     });
@@ -206,6 +225,8 @@ export class App {
   /** The server closed the seat's connection for good (docs/protocol.md, close codes). */
   onClosed(tableId, token, code) {
     this.socket = null;
+    if (this.talk) this.talk.stop();
+    this.talk = null;
     if (code === 1000) return; // we left
     this.destroyScreen();
     if (!token) {
@@ -242,7 +263,13 @@ export class App {
     const Screen = SCREENS[kind];
     if (!Screen) return;
     if (this.screenKind !== kind) {
-      this.show(kind, Screen, { actions: this.actions(), store: this.store, tableId: this.tableId });
+      this.show(kind, Screen, { actions: this.actions(), store: this.store, tableId: this.tableId, talk: this.talk });
+    }
+    if (this.talk) {
+      state.table.seats.forEach((info, seat) => {
+        // A person's seat went to a bot (R7.4, R7.5): the media ends and the player is told.
+        if (info && info.kind === "bot" && this.talk.seatTakenOver(seat)) this.sayTalk("talk.seat_bot", { seat });
+      });
     }
     this.screen.update(state, effects);
     if (this.screen.focusFirst && focusLost()) this.screen.focusFirst(state);
@@ -356,9 +383,24 @@ export class App {
     }
   }
 
-  toast(text) {
-    const el = h("div", { class: "toast", role: "alert" }, text);
+  toast(text, ms = 3500, cls = "") {
+    const el = h("div", { class: `toast ${cls}`.trim(), role: "alert" }, text);
     document.body.append(el);
-    setTimeout(() => el.remove(), 3500);
+    setTimeout(() => el.remove(), ms);
+  }
+
+  /** The table talk changed: the table screen draws it again (only the lit avatars when `why` is "speaking"). */
+  onTalk(why) {
+    const screen = this.screen;
+    if (!screen || !this.store || !this.store.state.table) return;
+    if (why === "speaking" && screen.showSpeaking) screen.showSpeaking();
+    else if (screen.talkChanged) screen.talkChanged(this.store.state);
+  }
+
+  /** A plain message of the table talk (permission denied, no camera, a peer out of reach ...). */
+  sayTalk(key, params = {}) {
+    const table = this.store && this.store.state.table;
+    const name = params.seat === undefined ? "" : seatName(table, params.seat);
+    this.toast(t(key, { ...params, name }), 6000, "talk-message");
   }
 }

@@ -12,6 +12,7 @@ import { announce, focusLost, h, replace } from "../ui/dom.js";
 import { pishtiBurst, sweep } from "../ui/effects.js";
 import { initials, position, seatName, teamLabel } from "../ui/seats.js";
 import { sound } from "../ui/sound.js";
+import { talkButtons, talkSeat } from "../ui/talk.js";
 
 /** Seconds left on a clock from which its seconds are shown (R7.1). */
 const SHOW_SECONDS = 10;
@@ -21,9 +22,10 @@ const SHOWN_RECORD_CARDS = 3;
 const TICK_SECONDS = 5;
 
 export class TableScreen {
-  constructor(root, { actions, store }) {
+  constructor(root, { actions, store, talk }) {
     this.actions = actions;
     this.store = store;
+    this.talk = talk || null; // voice and video (js/talk.js); null for a spectator
     this.focusCard = null;
     this.seatEls = {};
     this.lastDeckShown = null;
@@ -244,6 +246,7 @@ export class TableScreen {
       if (s !== me) {
         for (let i = 0; i < (view.hand_sizes[s] ?? 0); i += 1) backs.push(cardBack({ size: "mini" }));
       }
+      const talk = this.talk ? talkSeat(this.talk, s, name, avatar) : null;
       const el = h(
         "div",
         {
@@ -263,13 +266,37 @@ export class TableScreen {
         h(
           "div",
           { class: "seat-info" },
-          h("span", { class: "seat-name" }, name),
+          h("span", { class: "seat-name" }, name, talk ? talk.mute : null),
           tags.length ? h("span", { class: "seat-tags" }, tags.join(" · ")) : null,
+          // One's own microphone and camera, beside one's own avatar.
+          this.talk && s === me ? talkButtons(this.talk) : null,
         ),
         backs.length ? h("div", { class: "mini-hand", "aria-hidden": "true" }, backs) : null,
       );
+      if (talk) el.classList.add(...talk.classes);
       this.seatEls[s] = el;
       this.felt.append(el);
+    }
+  }
+
+  /** The table talk changed (a camera, a microphone, a peer): the seats and the buttons again. */
+  talkChanged(state) {
+    if (!state.table || !state.view) return;
+    const focused = document.activeElement && document.activeElement.id;
+    this.renderSeats(state);
+    this.tickClock();
+    this.view.update(state, []);
+    if (focused && focused.startsWith("talk-")) {
+      const el = document.getElementById(focused);
+      if (el) el.focus();
+    }
+  }
+
+  /** Light the avatars of whoever speaks now (no redraw). */
+  showSpeaking() {
+    if (!this.talk) return;
+    for (const [seat, el] of Object.entries(this.seatEls)) {
+      el.classList.toggle("speaking", this.talk.speaking.has(Number(seat)));
     }
   }
 

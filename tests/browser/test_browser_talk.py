@@ -1,0 +1,210 @@
+"""The table talk in a real browser: voice and video between the persons of one table.
+
+Chromium runs with its fake camera and microphone (``--use-fake-device-for-media-stream``);
+a context that is granted the camera and microphone gets them when the person presses a
+button, one that is not is refused (as a person who says no), so one browser serves both.
+Every page counts its peer connections (an init script) to read their ``getStats()``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from driver import Player
+
+from conftest import CHROMIUM, CHROMIUM_ARGS, PageErrors, start_server, stop_server
+
+MEDIA_ARGS = [
+    "--use-fake-device-for-media-stream",
+    "--autoplay-policy=no-user-gesture-required",
+]
+COUNT_CONNECTIONS = """
+window.__pcs = [];
+const Native = window.RTCPeerConnection;
+window.RTCPeerConnection = class extends Native {
+  constructor(...args) { super(...args); window.__pcs.push(this); }
+};
+"""
+INBOUND = """async () => {
+  const out = [];
+  for (const pc of window.__pcs) {
+    if (pc.connectionState === 'closed') continue;
+    const entry = {state: pc.connectionState, audio: 0, video: 0};
+    (await pc.getStats()).forEach((s) => {
+      if (s.type === 'inbound-rtp' && (s.kind === 'audio' || s.kind === 'video')) {
+        entry[s.kind] += s.bytesReceived || 0;
+      }
+    });
+    out.push(entry);
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def talk_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    proc, base = start_server(tmp_path_factory.mktemp("talk-server"))
+    yield base
+    stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def media_browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *MEDIA_ARGS]
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def person(media_browser: Any, talk_server: str) -> Iterator[Callable[..., Player]]:
+    """``person(label, allow=True, viewport=None)``: a page in a context of its own; with
+    ``allow`` the camera and microphone are granted."""
+    errors = PageErrors()
+    contexts: list[Any] = []
+
+    def open_(label: str, allow: bool = True, viewport: dict[str, int] | None = None) -> Player:
+        context = media_browser.new_context(
+            base_url=talk_server, viewport=viewport or {"width": 1280, "height": 800}
+        )
+        if allow:
+            context.grant_permissions(["camera", "microphone"], origin=talk_server)
+        context.set_default_timeout(20_000)
+        context.add_init_script(COUNT_CONNECTIONS)
+        contexts.append(context)
+        page = context.new_page()
+        errors.watch(page, label)
+        return Player(page)
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert errors.errors == [], "\n".join(errors.errors)
+
+
+def seat_together(people: list[Player], players: int) -> None:
+    """The first person creates a table, the others sit in order; the match starts."""
+    link = people[0].create_table("Ayşe", players=players, target=101, tempo="relaxed")
+    for seat, (p, name) in enumerate(zip(people[1:], ["Bora", "Cem", "Deniz"], strict=False), 1):
+        p.sit_by_link(link, name, seat)
+    people[0].start()
+    for p in people:
+        p.page.wait_for_selector(".table-screen .hand")
+
+
+def turn_on(p: Player, kind: str) -> None:
+    p.page.click(f"#talk-{kind}")
+    p.page.wait_for_selector(f"#talk-{kind}[aria-pressed='true']")
+
+
+def inbound(p: Player) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = p.page.evaluate(INBOUND)
+    return result
+
+
+def wait_flowing(p: Player, peers: int, kinds: tuple[str, ...], timeout: float = 30) -> None:
+    """Wait until ``p`` has ``peers`` connected peer connections, each receiving bytes of
+    every kind in ``kinds`` that grow between two reads."""
+    deadline = time.monotonic() + timeout
+    first: list[dict[str, Any]] | None = None
+    while True:
+        now = inbound(p)
+        live = [c for c in now if c["state"] == "connected"]
+        if len(live) == peers and all(c[k] > 0 for c in live for k in kinds):
+            if first is not None and all(
+                b[k] > a[k] for a, b in zip(first, live, strict=True) for k in kinds
+            ):
+                return
+            first = live
+        assert time.monotonic() < deadline, f"media did not flow: {now}"
+        time.sleep(0.5)
+
+
+def play_on(*people: Player) -> None:
+    """The game goes on: whoever is to play plays a card, and the card is played."""
+    for p in people:
+        if p.peek() == "turn":
+            card = p.play_turn()
+            p.page.wait_for_selector(
+                f".hand .hand-card[data-card='{card}']", state="detached", timeout=5_000
+            )
+            return
+    raise AssertionError("nobody is to play")
+
+
+def test_two_persons_talk_mute_reload_and_play_on(
+    person: Callable[..., Player], screenshots: Path
+) -> None:
+    ayse, bora = person("ayse"), person("bora", viewport={"width": 844, "height": 390})
+    seat_together([ayse, bora], 2)
+    for p in (ayse, bora):
+        assert p.page.get_attribute("#talk-cam", "aria-pressed") == "false"  # off until pressed
+        assert inbound(p) == []  # nothing connects before anyone turns something on
+    for p in (ayse, bora):
+        turn_on(p, "cam")
+        turn_on(p, "mic")
+    for p in (ayse, bora):
+        wait_flowing(p, 1, ("audio", "video"))
+    # Each sees the other's video inside the avatar, the clock ring drawn over it.
+    bora.page.wait_for_selector(".seat.pos-top.talk-cam .avatar.has-video video.talk-video")
+    ayse.page.wait_for_selector(".seat.pos-top.talk-mic .avatar .ring")
+    ayse.page.wait_for_function(
+        "() => document.querySelector('.seat.pos-top video.talk-video').videoWidth > 0"
+    )
+    ayse.page.screenshot(path=str(screenshots / "talk-table.png"))
+    bora.page.screenshot(path=str(screenshots / "talk-table-phone.png"))
+
+    # Ayşe turns her microphone off: Bora sees it.
+    ayse.page.click("#talk-mic")
+    assert ayse.page.get_attribute("#talk-mic", "aria-pressed") == "false"
+    bora.page.wait_for_selector(".seat.pos-top:not(.talk-mic).talk-cam")
+    label = bora.page.get_attribute(".seat.pos-top .avatar", "aria-label") or ""
+    assert "camera on" in label and "microphone on" not in label
+    # Bora mutes Ayşe for himself only.
+    bora.page.click("#talk-mute-0")
+    bora.page.wait_for_selector("#talk-mute-0[aria-pressed='true']")
+    assert bora.page.evaluate("() => document.querySelector('.seat.pos-top video').muted")
+    ayse.page.wait_for_selector(".seat.pos-top.talk-mic")  # Bora's microphone stays on
+
+    # Bora reloads mid-deck: his camera and microphone come back, and the media with them.
+    bora.page.reload()
+    bora.page.wait_for_selector(".table-screen .hand")
+    bora.page.wait_for_selector("#talk-cam[aria-pressed='true']")
+    assert bora.page.get_attribute("#talk-mic", "aria-pressed") == "true"
+    for p in (ayse, bora):
+        wait_flowing(p, 1, ("video",))
+    wait_flowing(ayse, 1, ("audio", "video"))
+
+    play_on(ayse, bora)
+
+
+def test_permission_denied_says_so_and_the_game_goes_on(person: Callable[..., Player]) -> None:
+    cem = person("cem", allow=False)
+    deniz = person("deniz")
+    seat_together([cem, deniz], 2)
+    cem.page.click("#talk-cam")
+    message = cem.page.wait_for_selector(".toast.talk-message")
+    assert message is not None
+    assert "did not allow the microphone or camera" in message.inner_text()
+    assert cem.page.get_attribute("#talk-cam", "aria-pressed") == "false"
+    # Deniz may still show herself to Cem, who receives without sending.
+    turn_on(deniz, "cam")
+    wait_flowing(cem, 1, ("video",))
+    play_on(cem, deniz)
+
+
+def test_four_persons_have_three_connected_peers_each(person: Callable[..., Player]) -> None:
+    people = [person(f"p{n}") for n in range(4)]
+    seat_together(people, 4)
+    for p in people:
+        turn_on(p, "mic")
+    for p in people:
+        wait_flowing(p, 3, ("audio",), timeout=45)
