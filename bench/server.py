@@ -25,6 +25,9 @@ stops by itself.
     .venv/bin/python bench/server.py                  # both phases, the goal's sizes
     .venv/bin/python bench/server.py --tables 100 --duration 10 --fast-tables 50
     .venv/bin/python bench/server.py --batch          # one frame per move and seat
+    .venv/bin/python bench/server.py --talk 0.1 --repeat 3 --fast-tables 0
+        # each run twice, alternating: without and with voice and video signalling
+        # at 10% of the tables; prints the p99 of both and their ratio
 """
 
 from __future__ import annotations
@@ -179,8 +182,10 @@ async def phase(
     count: int,
     interval: float,
     folder: Path,
+    talk: float = 0.0,
 ) -> dict[str, Any]:
-    """Run one phase of ``count`` tables and return its figures."""
+    """Run one phase of ``count`` tables and return its figures; ``talk``: the fraction
+    of the tables that also carry the table talk's signalling."""
     duration = args.duration if name == "paced" else args.fast_duration
     print(f"{name}: creating {count} tables ...", flush=True)
     tables = await make_tables(base, count)
@@ -203,6 +208,7 @@ async def phase(
                 "jitter": args.jitter,
                 "batch": args.batch,
                 "seed": k,
+                "talk": talk,
                 "out": str(folder / f"clients-{name}-{k}.json"),
             }
             send_json(proc, job)
@@ -312,6 +318,13 @@ async def main() -> None:
     ap.add_argument("--client-procs", type=int, default=2, help="client processes")
     ap.add_argument("--batch", action="store_true", help='clients say hello with "batch": true')
     ap.add_argument("--repeat", type=int, default=1, help="runs of each phase")
+    ap.add_argument(
+        "--talk",
+        type=float,
+        default=0.0,
+        help="run each phase twice, alternating: without, then with voice and video "
+        "signalling at this fraction of the tables (0.1); prints the p99 ratio",
+    )
     ap.add_argument("--synchronous", default="NORMAL", help="SQLite synchronous: FULL or NORMAL")
     ap.add_argument(
         "--serve-arg", action="append", default=[], help="one more argument of pishti serve"
@@ -325,18 +338,38 @@ async def main() -> None:
     if args.fast_tables:
         runs.append(("full-speed", args.fast_tables, 0.0))
     rows: list[dict[str, Any]] = []
+    ratios: list[str] = []
+    talks = [0.0, args.talk] if args.talk else [0.0]
     for name, count, interval in runs:
-        done = []
+        done: dict[float, list[dict[str, Any]]] = {talk: [] for talk in talks}
         for _ in range(args.repeat):
-            # A fresh server and database for every run: the tables of a run that ended
-            # would go to bots once their holds expire and play on, loading the next run.
-            async with serving(args) as (base, pid, folder):
-                done.append(await phase(name, args, base, pid, count, interval, folder))
-        rows += done
-        if args.repeat > 1:
-            rows.append(medians(name, done))
+            for talk in talks:  # alternating, so a slower moment of the machine hits both
+                # A fresh server and database for every run: the tables of a run that ended
+                # would go to bots once their holds expire and play on, loading the next run.
+                async with serving(args) as (base, pid, folder):
+                    label = f"{name}+talk" if talk else name
+                    row = await phase(label, args, base, pid, count, interval, folder, talk)
+                    done[talk].append(row)
+        for talk in talks:
+            rows += done[talk]
+            if args.repeat > 1:
+                rows.append(medians(f"{name}+talk" if talk else name, done[talk]))
+        if args.talk:
+            pairs = [
+                w["p99_ms"] / wo["p99_ms"]
+                for wo, w in zip(done[0.0], done[args.talk], strict=True)
+                if wo["p99_ms"]
+            ]
+            if pairs:
+                ratios.append(
+                    f"{name}: p99 with talk / without, run by run: "
+                    + ", ".join(f"{r:.2f}" for r in pairs)
+                    + f"; median {statistics.median(pairs):.2f}"
+                )
     print()
     print("\n".join(table_lines(rows)))
+    for line in ratios:
+        print(line)
 
 
 @contextlib.asynccontextmanager

@@ -3,7 +3,13 @@
 The parent writes one JSON job line on stdin::
 
     {"ws": "ws://127.0.0.1:PORT", "tables": [[table_id, [token x4]], ...],
-     "interval": seconds, "jitter": fraction, "batch": bool, "seed": int, "out": path}
+     "interval": seconds, "jitter": fraction, "batch": bool, "seed": int, "out": path,
+     "talk": fraction}
+
+``talk`` (0 when left out): that fraction of the tables also carries the table
+talk's signalling while they play (voice and video, docs/protocol.md): every
+:data:`TALK_EVERY` seconds seats 0 and 1, then 2 and 3, go through the
+:func:`signalling_exchange` of two browsers setting up a peer connection.
 
 The process opens one WebSocket per seat (the ``websockets`` asyncio client),
 says ``hello`` and prints ``{"ready": ...}``.  The parent then writes
@@ -43,6 +49,51 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+
+TALK_EVERY = 2.0
+"""Seconds between two signalling exchanges of a talking table (one pair of seats each;
+far more than people turning cameras on, so that any cost shows)."""
+OFFER_CHARS = 5185
+ANSWER_CHARS = 4737
+"""The sizes of Chromium's offer and answer of audio and video (Chromium 14x, measured)."""
+CANDIDATE = (
+    "candidate:331182765 1 udp 2113937151 d5b8569a-5728-4dcb-8e3a-f1be0148075c.local"
+    " 47278 typ host generation 0 ufrag Y8Dz network-cost 999"
+)
+
+
+def sdp(chars: int) -> str:
+    """A stand-in session description of ``chars`` characters."""
+    line = "a=rtpmap:96 VP8/90000\r\n"
+    return ("v=0\r\n" + line * (chars // len(line) + 1))[:chars]
+
+
+def signalling_exchange(a: int, b: int) -> list[tuple[int, str]]:
+    """What two browsers at seats ``a`` < ``b`` send to set up one peer connection, as
+    ``(sender seat, message text)``: each one's ``media``, ``a``'s offer, ``b``'s answer,
+    and each one's four host candidates in one ``ice`` message."""
+    ice = [{"candidate": CANDIDATE, "mid": "0", "mline": 0}] * 4
+    return [
+        (a, json.dumps({"type": "media", "mic": True, "cam": True})),
+        (b, json.dumps({"type": "media", "mic": True, "cam": False})),
+        (a, json.dumps({"type": "offer", "to": b, "sdp": sdp(OFFER_CHARS)})),
+        (b, json.dumps({"type": "answer", "to": a, "sdp": sdp(ANSWER_CHARS)})),
+        (a, json.dumps({"type": "ice", "to": b, "candidates": ice})),
+        (b, json.dumps({"type": "ice", "to": a, "candidates": ice})),
+    ]
+
+
+async def talk_loop(table: Table, rng: random.Random) -> None:
+    """Signalling at one table until cancelled: an exchange every :data:`TALK_EVERY`
+    seconds, seats 0 and 1, then 2 and 3."""
+    pairs = [signalling_exchange(0, 1), signalling_exchange(2, 3)]
+    await asyncio.sleep(rng.random() * TALK_EVERY)
+    n = 0
+    while True:
+        for seat, text in pairs[n % 2]:
+            await table.conns[seat].send(text)
+        n += 1
+        await asyncio.sleep(TALK_EVERY)
 
 
 class Figures:
@@ -224,6 +275,8 @@ async def run(job: dict[str, Any]) -> dict[str, Any]:
         for table in tables
         for seat in range(4)
     ]
+    talking = tables[:: max(1, round(1 / job["talk"]))] if job.get("talk") else []
+    tasks += [loop.create_task(talk_loop(table, random.Random(rng.random()))) for table in talking]
     for table in tables:
         await table.conns[0].send('{"type":"start"}')
     usage: dict[str, float] = {}

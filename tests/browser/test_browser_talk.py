@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from driver import Player
+from test_browser_layout import LAYOUT_CHECK
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, PageErrors, start_server, stop_server
 
@@ -159,8 +160,10 @@ def test_two_persons_talk_mute_reload_and_play_on(
     ayse.page.wait_for_function(
         "() => document.querySelector('.seat.pos-top video.talk-video').videoWidth > 0"
     )
-    ayse.page.screenshot(path=str(screenshots / "talk-table.png"))
-    bora.page.screenshot(path=str(screenshots / "talk-table-phone.png"))
+    for p in (ayse, bora):  # the tiles keep the table inside the window, nothing overlaps
+        assert p.page.evaluate(LAYOUT_CHECK) == []
+    ayse.page.screenshot(path=str(screenshots / "talk-desktop-table.png"))
+    bora.page.screenshot(path=str(screenshots / "talk-phone-table.png"))
 
     # Ayşe turns her microphone off: Bora sees it.
     ayse.page.click("#talk-mic")

@@ -271,3 +271,25 @@ async def test_signalling_faster_than_its_limit_is_refused(hub: Hub) -> None:
     bucket.last -= 0.2
     await a0.send({"type": "media", "mic": False, "cam": True})
     assert (await a1.until("media"))["cam"] is True
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--ice-server", "http://stun.example.org"],
+            "is not a stun:, stuns:, turn: or turns: URL",
+        ),
+        (["--ice-server", "turn:turn.example.org:3478"], "needs a username and a credential"),
+        (["--ice-relay"], "--ice-relay needs a turn: or turns: --ice-server"),
+        (["--ice-relay", "--ice-server", "stun:s.example.org"], "--ice-relay needs a turn:"),
+    ],
+)
+def test_pishti_serve_refuses_a_bad_ice_server(args: list[str], message: str) -> None:
+    from typer.testing import CliRunner
+
+    from pishti.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--port", "0", *args])
+    assert result.exit_code == 2
+    assert message in result.output

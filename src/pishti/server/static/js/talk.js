@@ -86,6 +86,14 @@ export class TableTalk {
       Object.assign(document.createElement("div"), { id: "talk-parking", hidden: true }),
     );
     this.levelTimer = setInterval(() => this.measure(), 150);
+    // A browser may hold sound back until the person touches the page (after a
+    // reload, with nothing of their own on): the first touch or key lets it play.
+    this.onGesture = () => {
+      if (this.audio && this.audio.state === "suspended") this.audio.resume().catch(() => {});
+      for (const peer of this.peers.values()) peer.video.play().catch(() => {});
+    };
+    document.addEventListener("pointerdown", this.onGesture);
+    document.addEventListener("keydown", this.onGesture);
   }
 
   // ---- the person's own microphone and camera ---------------------------------
@@ -509,6 +517,8 @@ export class TableTalk {
   /** Stop for good (leaving the table): every track and connection. */
   stop() {
     clearInterval(this.levelTimer);
+    document.removeEventListener("pointerdown", this.onGesture);
+    document.removeEventListener("keydown", this.onGesture);
     for (const seat of [...this.peers.keys()]) this.drop(seat);
     this.stopLocal("mic");
     this.stopLocal("cam");
