@@ -205,9 +205,16 @@ def test_permission_denied_says_so_and_the_game_goes_on(person: Callable[..., Pl
 
 
 def test_four_persons_have_three_connected_peers_each(person: Callable[..., Player]) -> None:
-    people = [person(f"p{n}") for n in range(4)]
+    people = [person(name) for name in ("ayse", "bora", "cem", "deniz")]
     seat_together(people, 4)
     for p in people:
         turn_on(p, "mic")
     for p in people:
         wait_flowing(p, 3, ("audio",), timeout=45)
+    # Deniz leaves: a bot takes her seat (R7.5), her media ends and the others are told.
+    people[3].page.click("#leave")
+    people[3].page.click("#leave-confirm")
+    for p in people[:3]:
+        message = p.page.wait_for_selector(".toast.talk-message >> text=A bot took")
+        assert message is not None and "Deniz" in message.inner_text()
+        wait_flowing(p, 2, ("audio",))
