@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import statistics
 import time
@@ -54,6 +55,13 @@ async def drain(conn: ClientConnection, count: int) -> int:
     return chars
 
 
+async def settle(conn: ClientConnection) -> None:
+    """Read what the table told the seat so far (its mates' ``seat_changed``) and drop it."""
+    with contextlib.suppress(TimeoutError):
+        while True:
+            await asyncio.wait_for(conn.recv(), 0.5)
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """One run on a fresh server; returns its figures."""
     async with serving(args) as (base, pid, _folder):
@@ -67,7 +75,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # Relayed per exchange: each seat's media to its 3 table mates, the offer, the
         # answer and the two ice messages to one seat each.
         per_seat = {0: 3 + 1 + 1, 1: 3 + 1 + 1, 2: 3 + 1 + 1, 3: 3 + 1 + 1}
-        await asyncio.sleep(1.0)
+        await asyncio.gather(*(settle(c) for seats in conns for c in seats))
         idle0 = cpu_seconds(pid)
         await asyncio.sleep(2.0)
         idle = (cpu_seconds(pid) - idle0) / 2.0  # seconds of CPU a second, idle
