@@ -59,7 +59,9 @@ def test_a_spectator_watches_a_match_with_bots_to_the_end(
         owner.play_turn()
     page.wait_for_selector("#count-dialog[open]")
     assert page.inner_text("#count-close") == "Close"
-    page.wait_for_function("() => /players have pressed/.test(document.querySelector('#pause-note').textContent)")
+    page.wait_for_function(
+        "() => /players have pressed/.test(document.querySelector('#pause-note').textContent)"
+    )
     owner.play_match()
     owner_page.wait_for_selector("#fair-result[data-ok='true']", timeout=30_000)
     # The spectator followed to the end and sees the deals verified, and the record.
