@@ -8,6 +8,16 @@ from typing import Any
 
 from driver import Player
 
+# Keeps every message a page sends on its WebSockets, in order, in ``window.sentMessages``.
+RECORD_SENT = """
+window.sentMessages = [];
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  window.sentMessages.push(JSON.parse(data).type);
+  return send.call(this, data);
+};
+"""
+
 
 def test_a_spectator_watches_a_match_with_bots_to_the_end(
     open_page: Any, screenshots: Path
@@ -22,6 +32,7 @@ def test_a_spectator_watches_a_match_with_bots_to_the_end(
     assert owner_page.is_checked("#allow-watching")
 
     page = open_page(label="spectator")
+    page.add_init_script(RECORD_SENT)
     page.goto(watch)
     page.wait_for_selector(".lobby-screen")
     owner_page.wait_for_selector(".watch-box >> text=1 watching")
@@ -48,3 +59,13 @@ def test_a_spectator_watches_a_match_with_bots_to_the_end(
     )
     assert page.locator("#download-record").is_visible()
     assert page.locator("#rematch").count() == 0
+    # Closing the page: a seat says `closing` (its hold is short, R7.4); a spectator,
+    # which holds no seat and would be refused, says nothing.
+    page.evaluate("window.dispatchEvent(new Event('pagehide'))")
+    sent = page.evaluate("window.sentMessages")
+    assert sent[0] == "watch" and "closing" not in sent
+    owner_page.add_init_script(RECORD_SENT)
+    owner_page.reload()
+    owner_page.wait_for_selector("#end-title")
+    owner_page.evaluate("window.dispatchEvent(new Event('pagehide'))")
+    assert owner_page.evaluate("window.sentMessages")[-1] == "closing"
