@@ -114,7 +114,6 @@ export class App {
   // ---- a finished match's replay ----------------------------------------------
 
   openReplay(tableId, number) {
-    let names = null;
     const load = async () => {
       const [record, lobby] = await Promise.all([
         getRecord(tableId, number).catch((err) => {
@@ -124,8 +123,8 @@ export class App {
         }),
         getTable(tableId).catch(() => null),
       ]);
-      if (lobby) names = lobby.seats.map((seat) => seat.name || null);
-      screen.names = names;
+      // Named as the end screen names them (a bot is "Bot 2"), the winner too.
+      if (lobby) screen.seats = lobby.seats;
       return record;
     };
     const panel = new AnalysisPanel(tableId, number, () => this.screen && this.screen.render());
