@@ -530,13 +530,18 @@ class Store:
             raise RuntimeError("this store has no leases")
         return self.leases
 
-    async def acquire(self, table_id: str) -> tuple[StoredTable, int] | None:
+    async def acquire(self, table_id: str, *, ask: bool = True) -> tuple[StoredTable, int] | None:
         """Take the lease of ``table_id`` and read the table, in one transaction
         (:mod:`pishti.server.leases`); returns the table and the epoch now held, or
         None if there is no such table.
 
+        Args:
+            ask: when another node holds the lease, ask it to hand the table over
+                (a request for the table came here); False leaves it be (a table
+                taken up by :meth:`orphans`).
+
         Raises:
-            NotOwner: another node holds the lease (it is asked to hand it over).
+            NotOwner: another node holds the lease.
         """
         leases = self._leases()
 
@@ -548,6 +553,8 @@ class Store:
                 args = {"id": table_id, "node": leases.node, "ttl": leases.ttl}
                 epoch = conn.execute(_TAKE, args).scalar()
                 if epoch is None:  # held elsewhere: ask for it (committed with the block)
+                    if not ask:
+                        return "another node"
                     return str(conn.execute(_WANT, args).scalar())
                 return self._stored(conn, row), int(epoch)
 
@@ -605,6 +612,30 @@ class Store:
             return [row.id for row in rows]
 
         return await self._run(owned)
+
+    async def orphans(self, grace: float, limit: int) -> list[str]:
+        """Up to ``limit`` tables being played whose lease expired over ``grace``
+        seconds ago (on the database's clock), oldest expiry first: tables no node
+        plays (their node died or was cut off) and that nobody asked for since, such
+        as a match of bots alone.  (A table a person asks for is taken at once by the
+        node the request reaches.)"""
+
+        def find() -> list[str]:
+            with self.engine.connect() as conn:
+                rows = conn.execute(
+                    sa.select(tables_t.c.id)
+                    .join(leases_t, leases_t.c.table_id == tables_t.c.id)
+                    .where(
+                        tables_t.c.status == "playing",
+                        leases_t.c.expires
+                        < sa.func.clock_timestamp() - sa.func.make_interval(0, 0, 0, 0, 0, 0, grace),
+                    )
+                    .order_by(leases_t.c.expires)
+                    .limit(limit)
+                ).all()
+            return [row.id for row in rows]
+
+        return await self._run(find)
 
     async def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its changes, or None if there is none."""
