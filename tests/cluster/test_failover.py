@@ -2,12 +2,14 @@
 through HAProxy: a node killed mid-deck, a node paused until its leases moved
 (split brain), PostgreSQL restarted mid-match.  docs/deploy.md describes each case.
 
-Each test plays a few matches (not the 30 of bench/cluster.py, to keep CI short)."""
+Each test plays 4 matches at once in ``./dev test`` (CI time) and 30 with
+``PISHTI_CLUSTER_MATCHES=30`` (docs/deploy.md gives such a run)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sys
 import time
@@ -22,16 +24,19 @@ from pishti.engine import card_text
 from pishti.records import loads_record, replay
 from server.players import leaks
 
-MATCHES = 4
-"""Tables of four people played at once in the failover tests."""
+MATCHES = int(os.environ.get("PISHTI_CLUSTER_MATCHES", "4"))
+"""Tables of four people played at once in each failover test: 4 in ``./dev test``
+(CI time); docs/deploy.md gives a run with ``PISHTI_CLUSTER_MATCHES=30``."""
 
 
 def ws_of(cluster: LocalCluster) -> str:
     return cluster.url.replace("http://", "ws://")
 
 
-async def start_all(cluster: LocalCluster, seed: int) -> list[tuple[str, list[Seat]]]:
-    tables = [await table_of_four(cluster.url, ws_of(cluster), seed + n) for n in range(MATCHES)]
+async def start_all(
+    cluster: LocalCluster, seed: int, matches: int = MATCHES
+) -> list[tuple[str, list[Seat]]]:
+    tables = [await table_of_four(cluster.url, ws_of(cluster), seed + n) for n in range(matches)]
     for _, seats in tables:
         await seats[0].player.send({"type": "start"})
     return tables
@@ -166,6 +171,24 @@ async def test_postgresql_restarted_mid_match_nodes_wait_and_go_on(
     for table_id, seats in tables:
         await check_match(cluster, table_id, seats, tmp_path)
     assert sum(stats(n.url)["commit_retries"] for n in cluster.nodes) > retries
+
+
+async def test_haproxy_restarted_mid_match_every_seat_reconnects_to_the_same_node(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    tables = await start_all(cluster, 500, matches=2)  # every socket is cut alike
+    await until_played(tables, 6)
+    held = owners(cluster)
+    players = [asyncio.ensure_future(s.run()) for _, seats in tables for s in seats]
+    await asyncio.to_thread(cluster.stop_haproxy)  # every socket through it is cut
+    await asyncio.sleep(0.2)
+    await asyncio.to_thread(cluster.start_haproxy)
+    await asyncio.gather(*players)
+    for table_id, seats in tables:
+        await check_match(cluster, table_id, seats, tmp_path)
+        assert all(s.reconnects >= 1 for s in seats)
+    # The hash is the same: every table stayed on its node (no lease moved).
+    assert {t: owners(cluster)[t] for t, _ in tables} == {t: held[t] for t, _ in tables}
 
 
 async def test_a_node_that_does_not_hold_a_table_answers_retry_and_gets_it_handed_over(
