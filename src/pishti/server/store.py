@@ -620,16 +620,14 @@ class Store:
         as a match of bots alone.  (A table a person asks for is taken at once by the
         node the request reaches.)"""
 
+        before = sa.func.clock_timestamp() - sa.func.make_interval(0, 0, 0, 0, 0, 0, grace)
+
         def find() -> list[str]:
             with self.engine.connect() as conn:
                 rows = conn.execute(
                     sa.select(tables_t.c.id)
                     .join(leases_t, leases_t.c.table_id == tables_t.c.id)
-                    .where(
-                        tables_t.c.status == "playing",
-                        leases_t.c.expires
-                        < sa.func.clock_timestamp() - sa.func.make_interval(0, 0, 0, 0, 0, 0, grace),
-                    )
+                    .where(tables_t.c.status == "playing", leases_t.c.expires < before)
                     .order_by(leases_t.c.expires)
                     .limit(limit)
                 ).all()
