@@ -228,3 +228,30 @@ async def test_a_dead_nodes_match_of_bots_alone_is_taken_up_by_another_node(pg_u
         assert alive.taken_up == 1 and alive.stats()["taken_up"] == 1
     finally:
         await alive.stop()
+
+
+async def test_a_node_stalled_inside_a_write_does_not_keep_its_tables_locked(
+    nodes: tuple[Store, Store],
+) -> None:
+    """A node paused (or cut off from PostgreSQL) between its fence and its commit holds
+    the fenced lease rows locked; PostgreSQL ends that transaction once it has been
+    idle a whole lease, so another node takes the table then, not when the node wakes
+    (which, cut off, may be never)."""
+    a, b = nodes
+    await a.write(WriteBatch(new_tables=[new_table("tab-5")], fences={"tab-5": 1}))
+    stalled = a.engine.connect()  # node a's own connection (its settings)
+    try:
+        stalled.begin()
+        fenced = stalled.execute(
+            _FENCE, {"ids": ["tab-5"], "epochs": [1], "node": "a", "ttl": TTL}
+        ).all()
+        assert [r.table_id for r in fenced] == ["tab-5"]  # renewed, row locked; a stalls
+        found = await asyncio.wait_for(b.acquire("tab-5"), 4 * TTL)
+        assert found is not None and found[1] == 2
+        with pytest.raises(sa.exc.DBAPIError, match="idle-in-transaction timeout") as woke:
+            stalled.commit()  # a wakes: its transaction was ended, nothing written
+        # A connection ended by the server: the writer tries again on a new one, where
+        # the fence finds the lease gone (refused, as for a node paused past its lease).
+        assert woke.value.connection_invalidated
+    finally:
+        stalled.close()

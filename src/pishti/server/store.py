@@ -433,7 +433,17 @@ class Store:
 
     def _connect(self, url: sa.URL) -> sa.Engine:
         # A connection that PostgreSQL dropped (a restart) is found before use and replaced.
-        engine = sa.create_engine(url, pool_pre_ping=url.get_backend_name() != "sqlite")
+        connect_args: dict[str, Any] = {}
+        if url.get_backend_name() == "postgresql" and self.leases is not None:
+            # A node paused or cut off in the middle of a transaction would hold the
+            # row locks of its leases' fence until it woke up (a take waits for them):
+            # PostgreSQL ends such a transaction once it has waited a whole lease, and
+            # the node, which holds no lease by then, writes nothing of it.
+            stalled = max(1, round(1000 * self.leases.ttl))
+            connect_args["options"] = f"-c idle_in_transaction_session_timeout={stalled}"
+        engine = sa.create_engine(
+            url, pool_pre_ping=url.get_backend_name() != "sqlite", connect_args=connect_args
+        )
         if engine.dialect.name == "sqlite":
             synchronous = self.sqlite_synchronous
 
