@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 
 from cluster.conftest import LEASE, Seat, owners, table_of_four
+from cluster.cut import Relay
 from pishti.cluster.local import LocalCluster
 from pishti.engine import card_text
 from pishti.records import loads_record, replay
@@ -225,3 +226,49 @@ async def test_a_node_that_does_not_hold_a_table_answers_retry_and_gets_it_hande
         assert "1012" in str(exc)
     for s in seats:
         await s.player.transport.close()
+
+
+async def test_a_network_cut_between_a_node_and_postgresql_loses_nothing(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    """Node n1 reaches PostgreSQL through a relay that is then cut for longer than its
+    leases.  HAProxy still sees n1 alive, so its seats stay on it and wait; the other
+    nodes take its tables up once the leases expired; when the cut heals, n1's writes
+    are refused, it drops the tables and closes their sockets, and the seats end up on
+    the node that plays each table, with every acknowledged move kept."""
+    victim = cluster.nodes[0]
+    relay = Relay(cluster.postgres.port)
+    relay.start()
+    victim.stop()
+    victim.db_url = victim.db_url.replace(f":{cluster.postgres.port}/", f":{relay.port}/")
+    victim.start()
+    await asyncio.sleep(2)  # HAProxy marks it up (2 checks 0.5 s apart)
+    tables = await start_all(cluster, 600, matches=2)
+    for n in range(10):  # the victim must play one at least
+        if any(owners(cluster)[t] == victim.name for t, _ in tables):
+            break
+        tables += await start_all(cluster, 700 + n, matches=1)
+    await until_played(tables, 6)
+    held = owners(cluster)
+    cut = [t for t, _ in tables if held[t] == victim.name]
+    assert cut
+    before = stats(victim.url)
+    players = [asyncio.ensure_future(s.run()) for _, seats in tables for s in seats]
+    relay.cut()
+    try:
+        deadline = time.monotonic() + 60
+        while any(owners(cluster).get(t) == victim.name for t in cut):
+            assert time.monotonic() < deadline, "no other node took the tables up"
+            await asyncio.sleep(0.2)
+    finally:
+        relay.heal()
+    await asyncio.gather(*players)
+    after = stats(victim.url)
+    assert after["leases_lost"] - before["leases_lost"] == len(cut)
+    assert after["writes_refused"] > before["writes_refused"]
+    print(
+        f"network cut: {victim.name} cut off with {len(cut)} tables; healed it dropped "
+        f"them and {after['writes_refused'] - before['writes_refused']} changes were refused"
+    )
+    for table_id, seats in tables:
+        await check_match(cluster, table_id, seats, tmp_path)

@@ -111,14 +111,14 @@ class Registry:
 
     async def take_up_orphans(self, limit: int = 100) -> int:
         """Take up the tables being played that no node plays and nobody asked for
-        (PostgreSQL nodes: their lease expired over a lease's length ago, say their
-        node died while only bots sat there) and restore them as a restart does
+        (PostgreSQL nodes: their lease expired over ``orphan_after`` seconds ago, say
+        their node died while only bots sat there) and restore them as a restart does
         (clocks, holds, bots resume); returns how many.  A person who asks another
         node for one later gets it handed over there (:mod:`pishti.server.leases`)."""
         if self.leases is None:
             return 0
         taken = 0
-        for table_id in await self.store.orphans(self.leases.ttl, limit):
+        for table_id in await self.store.orphans(self.leases.orphan_after, limit):
             if table_id in self.tables or table_id in self.leases.releasing:
                 continue
             try:
