@@ -14,7 +14,7 @@ import { ReplayScreen } from "./screens/replay.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
 import { TableSocket } from "./socket.js";
-import { Store } from "./state.js";
+import { isMyTurn, Store } from "./state.js";
 import * as storage from "./storage.js";
 import { focusLost, h } from "./ui/dom.js";
 import { errorText } from "./ui/errors.js";
@@ -268,8 +268,7 @@ export class App {
   }
 
   title(state) {
-    const view = state.view;
-    if (state.table.status === "playing" && view && view.to_play === state.seat) {
+    if (state.table.status === "playing" && isMyTurn(state)) {
       return `● ${t("table.your_turn")} · Pişti`;
     }
     return "Pişti";
