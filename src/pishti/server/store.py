@@ -433,7 +433,17 @@ class Store:
 
     def _connect(self, url: sa.URL) -> sa.Engine:
         # A connection that PostgreSQL dropped (a restart) is found before use and replaced.
-        engine = sa.create_engine(url, pool_pre_ping=url.get_backend_name() != "sqlite")
+        connect_args: dict[str, Any] = {}
+        if url.get_backend_name() == "postgresql" and self.leases is not None:
+            # A node paused or cut off in the middle of a transaction would hold the
+            # row locks of its leases' fence until it woke up (a take waits for them):
+            # PostgreSQL ends such a transaction once it has waited a whole lease, and
+            # the node, which holds no lease by then, writes nothing of it.
+            stalled = max(1, round(1000 * self.leases.ttl))
+            connect_args["options"] = f"-c idle_in_transaction_session_timeout={stalled}"
+        engine = sa.create_engine(
+            url, pool_pre_ping=url.get_backend_name() != "sqlite", connect_args=connect_args
+        )
         if engine.dialect.name == "sqlite":
             synchronous = self.sqlite_synchronous
 
@@ -530,13 +540,18 @@ class Store:
             raise RuntimeError("this store has no leases")
         return self.leases
 
-    async def acquire(self, table_id: str) -> tuple[StoredTable, int] | None:
+    async def acquire(self, table_id: str, *, ask: bool = True) -> tuple[StoredTable, int] | None:
         """Take the lease of ``table_id`` and read the table, in one transaction
         (:mod:`pishti.server.leases`); returns the table and the epoch now held, or
         None if there is no such table.
 
+        Args:
+            ask: when another node holds the lease, ask it to hand the table over
+                (a request for the table came here); False leaves it be (a table
+                taken up by :meth:`orphans`).
+
         Raises:
-            NotOwner: another node holds the lease (it is asked to hand it over).
+            NotOwner: another node holds the lease.
         """
         leases = self._leases()
 
@@ -548,6 +563,8 @@ class Store:
                 args = {"id": table_id, "node": leases.node, "ttl": leases.ttl}
                 epoch = conn.execute(_TAKE, args).scalar()
                 if epoch is None:  # held elsewhere: ask for it (committed with the block)
+                    if not ask:
+                        return "another node"
                     return str(conn.execute(_WANT, args).scalar())
                 return self._stored(conn, row), int(epoch)
 
@@ -605,6 +622,28 @@ class Store:
             return [row.id for row in rows]
 
         return await self._run(owned)
+
+    async def orphans(self, grace: float, limit: int) -> list[str]:
+        """Up to ``limit`` tables being played whose lease expired over ``grace``
+        seconds ago (on the database's clock), oldest expiry first: tables no node
+        plays (their node died or was cut off) and that nobody asked for since, such
+        as a match of bots alone.  (A table a person asks for is taken at once by the
+        node the request reaches.)"""
+
+        before = sa.func.clock_timestamp() - sa.func.make_interval(0, 0, 0, 0, 0, 0, grace)
+
+        def find() -> list[str]:
+            with self.engine.connect() as conn:
+                rows = conn.execute(
+                    sa.select(tables_t.c.id)
+                    .join(leases_t, leases_t.c.table_id == tables_t.c.id)
+                    .where(tables_t.c.status == "playing", leases_t.c.expires < before)
+                    .order_by(leases_t.c.expires)
+                    .limit(limit)
+                ).all()
+            return [row.id for row in rows]
+
+        return await self._run(find)
 
     async def load(self, table_id: str) -> StoredTable | None:
         """The table ``table_id`` with its changes, or None if there is none."""
