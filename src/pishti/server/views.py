@@ -30,6 +30,7 @@ from pishti.engine.events import (
     PileCaptured,
     Pishti,
 )
+from pishti.engine.fair import commitment
 from pishti.server.config import IceServer
 from pishti.server.events import (
     AutopilotSwitched,
@@ -47,7 +48,6 @@ from pishti.server.events import (
     TimedOut,
     WatchingSwitched,
 )
-from pishti.server.fairness import match_commitment
 from pishti.server.protocol import ErrorCode
 from pishti.server.reducer import seat_info
 from pishti.server.table import Numbered, Table
@@ -243,7 +243,7 @@ def fair_json(table: Table) -> dict[str, Any]:
         "commitment": fair.commitment if fair is not None else None,
         "seat_seeds": [s.hex() for s in fair.seat_seeds] if fair is not None else None,
         "next_match": table.match_no + 1,
-        "next_commitment": match_commitment(table.seed, table.match_no + 1),
+        "next_commitment": commitment(table.state.next_seed()),
     }
 
 

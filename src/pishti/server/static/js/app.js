@@ -9,7 +9,7 @@ import { HowToScreen } from "./screens/howto.js";
 import { LeaderboardScreen } from "./screens/leaderboard.js";
 import { LobbyScreen } from "./screens/lobby.js";
 import { MeScreen } from "./screens/me.js";
-import { AnalysisPanel } from "./replay/analysis.js";
+import { AnalysisPanel, matchAnalysis } from "./replay/analysis.js";
 import { ReplayScreen } from "./screens/replay.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
@@ -120,7 +120,6 @@ export class App {
   // ---- a finished match's replay ----------------------------------------------
 
   openReplay(tableId, number) {
-    let names = null;
     const load = async () => {
       const [record, lobby] = await Promise.all([
         getRecord(tableId, number).catch((err) => {
@@ -130,11 +129,11 @@ export class App {
         }),
         getTable(tableId).catch(() => null),
       ]);
-      if (lobby) names = lobby.seats.map((seat) => seat.name || null);
-      screen.names = names;
+      // Named as the end screen names them (a bot is "Bot 2"), the winner too.
+      if (lobby) screen.seats = lobby.seats;
       return record;
     };
-    const panel = new AnalysisPanel(tableId, number, () => this.screen && this.screen.render());
+    const panel = new AnalysisPanel(matchAnalysis(tableId, number), () => this.screen && this.screen.render());
     const screen = this.show("replay", ReplayScreen, {
       load,
       title: t("replay.title_match", { n: number }),
