@@ -25,6 +25,7 @@ from pishti.server.protocol import (
     Leave,
     Ping,
     Play,
+    React,
     Rematch,
     RemoveBot,
     Seed,
@@ -199,6 +200,8 @@ class Session:
                     table.give_seed(seat, seed)
                 case SetWatching(on=on):
                     table.set_watching(seat, on)
+                case React(reaction=preset):
+                    self.hub.react(table, seat, preset)
                 case Closing():
                     conn.said_closing = True
                 case Leave():
