@@ -45,6 +45,11 @@ function softwareRenderer(gl) {
   return /swiftshader|llvmpipe|softpipe|software/i.test(name);
 }
 
+/** Whether the player asked for less motion (the system's setting): then every card is put in its place at once. */
+function reducedMotion() {
+  return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
 function quat(x = 0, y = 0, z = 0) {
   return new THREE.Quaternion().setFromEuler(new THREE.Euler(x, y, z, "YXZ"));
 }
@@ -648,13 +653,13 @@ export class TableScene {
 
   /** Bring the keyed cards to their places: new ones come from where the effects say. */
   place(wanted, { captured, myTeam }) {
-    const snap = this.snap;
+    const snap = this.snap || reducedMotion();
     this.snap = false;
     const gone = new Map(); // cards taken away now: a card played from your hand starts where it was
     for (const [key, item] of this.items) {
       if (wanted.has(key) || item.dying) continue;
       // A captured pile sweeps to the capturing team's stack; anything else just goes.
-      if (captured && key.startsWith("p:")) {
+      if (captured && key.startsWith("p:") && !snap) {
         const side = this.side(captured.team === myTeam);
         item.pos = side.taken.clone().setY(0.4);
         item.quat = quat(0, 0, Math.PI);
