@@ -59,7 +59,7 @@ ReactionPreset = Literal[
     "sad",
 ]
 """The quick reactions a seated person may send (``react``), by id: six short phrases
-("İyi oyun!", "Bravo!", "Pişti!", "Hadi ama!", "Eyvah!", "Sağ ol!" and their English
+("İyi oyun!", "Bravo!", "Pişti!", "Hadi ama!", "Eyvah!", "Sağ olun!" and their English
 forms), then four emoji (👏 😄 😮 😢).  The client holds their texts in both languages."""
 
 SEQ_MAX = 2**53
