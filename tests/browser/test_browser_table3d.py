@@ -437,6 +437,17 @@ def test_reduced_motion_puts_the_cards_in_place_at_once(open_gl: Any) -> None:
     play_by_key_and_wait(page, player)
     # The played card slid to the pile (and the bot's card came from its seat).
     assert page.evaluate("() => window.unsettledFrames") >= 1
+    # A spectator in 3D sees both hands as backs, the bottom seat's too (a trial saw none).
+    watcher = open_gl(reduced_motion="reduce")
+    watcher.goto(link + "/watch?view=3d")
+    watcher.wait_for_selector(".table-screen.view-3d .scene3d canvas")
+    watcher.wait_for_function(SETTLED, polling=50)
+    backs = watcher.evaluate(
+        """() => [0, 1].map(s => [...window.pishtiScene.items.keys()]
+          .filter(k => k.startsWith(`o:${s}:`)).length)"""
+    )
+    sizes = watcher.evaluate("() => window.pishtiApp.store.state.view.hand_sizes")
+    assert backs == sizes and sum(sizes) > 0, (backs, sizes)
 
 
 def test_take_over_and_too_slow_in_3d(open_gl: Any, fast_server: str) -> None:

@@ -84,6 +84,23 @@ def _json_media_type(request: Request) -> None:
         )
 
 
+def _one_value_each(request: Request) -> None:
+    """Refuse an API request that gives one query parameter more than once
+    (``?match=1&match=2``): which one was meant cannot be known, so neither is
+    taken (``400 bad_request``, naming the parameter).
+
+    Raises:
+        ApiError: a query parameter of an ``/api/`` path is repeated.
+    """
+    if not request.url.path.startswith("/api/"):
+        return
+    keys = [key for key, _ in request.query_params.multi_items()]
+    for key in dict.fromkeys(keys):
+        times = keys.count(key)
+        if times > 1:
+            raise ApiError(400, "bad_request", f"{key}: given {times} times, once at most")
+
+
 def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) -> ServerApp:
     """Build the server application (ASGI): HTTP routes and the table WebSockets.
 
@@ -124,6 +141,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         docs_url="/api/docs",
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        dependencies=[Depends(_one_value_each)],
     )
     app.state.hub = the_hub
 

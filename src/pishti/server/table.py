@@ -40,6 +40,8 @@ from pishti.server.changes import (
     Rematch,
     Replace,
     Resume,
+    SeatSeed,
+    ServerSeed,
     Sit,
     Start,
     Watching,
@@ -54,7 +56,7 @@ from pishti.server.config import (
     TEMPOS,
 )
 from pishti.server.events import PauseWaiting, Payload
-from pishti.server.fairness import draw_seat_seed
+from pishti.server.fairness import draw_seat_seed, draw_server_seed
 from pishti.server.protocol import ErrorCode, name_key
 from pishti.server.reducer import STANDARD, Outcome, SeatState, Status, TableState, apply
 from pishti.server.turns import BotFactory, BotRunner, Turns, run_inline
@@ -251,10 +253,6 @@ class Table:
         self.events: deque[Numbered] = deque(maxlen=event_buffer)
         self.watchers = 0
         """How many spectators watch the table now (kept by the hub, not in the log)."""
-        self.seat_seeds: dict[int, str] = {}
-        """The seeds people sent for the next match (R11.1), by seat, in hex; kept in
-        memory until the match starts (a restart loses them: the client sends its
-        seed again with each welcome before a match)."""
         self.live = True
         self.closed = False
         self.broken = False
@@ -311,6 +309,17 @@ class Table:
                 raise CorruptLog(f"{where}: {exc!r}") from exc
         table.live = True
         return table
+
+    def draw_first_seed(self) -> None:
+        """Draw the first match's server seed (R11.1) and keep it in the log: the first
+        change of a table just made, before anyone can send a seat seed.
+
+        Raises:
+            TableError: ``bad_state`` (the table has made changes already).
+        """
+        if self.log_size:
+            raise TableError("bad_state", "the first server seed is drawn by a new table")
+        self.commit(ServerSeed(1, draw_server_seed()))
 
     def resume(self) -> None:
         """Restart a restored table: connections are gone, the clock restarts at the full tempo.
@@ -458,7 +467,7 @@ class Table:
         """
         self._check_owner(by)
         self._check_waiting()
-        self.commit(Start(seeds=self._match_seeds()))
+        self.commit(Start(seeds=self._match_seeds(), next_seed=draw_server_seed()))
 
     def rematch(self, by: int) -> None:
         """The owner starts a new match at the table once the last one is over.
@@ -469,7 +478,7 @@ class Table:
         self._check_owner(by)
         if self.status != "finished":
             raise TableError("bad_state", "a rematch needs a finished match")
-        self.commit(Rematch(seeds=self._match_seeds()))
+        self.commit(Rematch(seeds=self._match_seeds(), next_seed=draw_server_seed()))
 
     def play(self, seat: int, card: str, seq: int) -> None:
         """``seat``'s player plays ``card`` in answer to event ``seq`` (R3.1, R7.3).
@@ -571,7 +580,8 @@ class Table:
 
     def give_seed(self, seat: int, seed: str) -> None:
         """``seat``'s player contributes its seed (16 bytes, 32 lower-case hex digits) to
-        the next match's deals (R11.1); a later seed replaces an earlier one.
+        the next match's deals (R11.1); a later seed replaces an earlier one.  It is
+        kept in the log (:class:`SeatSeed`), so a restart before the start keeps it.
 
         Raises:
             TableError: ``bad_state`` (a match is being played: its seeds are fixed),
@@ -581,19 +591,17 @@ class Table:
             raise TableError("bad_state", "the seeds of the match being played are fixed")
         if len(seed) != 32 or any(c not in "0123456789abcdef" for c in seed):
             raise TableError("bad_message", "a seat seed is 16 bytes as 32 lower-case hex digits")
-        self.seat_seeds[seat] = seed
+        if self.state.seat_seeds.get(seat) != seed:
+            self.commit(SeatSeed(seat, seed))
 
     def _match_seeds(self) -> tuple[str, ...]:
         """The seat seeds of the match about to start: each person's own, else drawn
         by the server (bots, and people who sent none) (R11.1)."""
-        seeds = tuple(
-            self.seat_seeds[seat]
-            if seat in self.seat_seeds and self.seats[seat].kind == "human"
-            else draw_seat_seed()
+        sent = self.state.seat_seeds
+        return tuple(
+            sent[seat] if seat in sent and self.seats[seat].kind == "human" else draw_seat_seed()
             for seat in range(self.players)
         )
-        self.seat_seeds = {}
-        return seeds
 
     def take_over(self, seat: int) -> None:
         """The player presses Take over: the seat leaves autopilot (R7.3).

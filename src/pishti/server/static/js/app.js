@@ -14,7 +14,7 @@ import { ReplayScreen } from "./screens/replay.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
 import { TableSocket } from "./socket.js";
-import { Store } from "./state.js";
+import { isMyTurn, Store } from "./state.js";
 import * as storage from "./storage.js";
 import { focusLost, h } from "./ui/dom.js";
 import { errorText } from "./ui/errors.js";
@@ -114,7 +114,6 @@ export class App {
   // ---- a finished match's replay ----------------------------------------------
 
   openReplay(tableId, number) {
-    let names = null;
     const load = async () => {
       const [record, lobby] = await Promise.all([
         getRecord(tableId, number).catch((err) => {
@@ -124,8 +123,8 @@ export class App {
         }),
         getTable(tableId).catch(() => null),
       ]);
-      if (lobby) names = lobby.seats.map((seat) => seat.name || null);
-      screen.names = names;
+      // Named as the end screen names them (a bot is "Bot 2"), the winner too.
+      if (lobby) screen.seats = lobby.seats;
       return record;
     };
     const panel = new AnalysisPanel(tableId, number, () => this.screen && this.screen.render());
@@ -269,8 +268,7 @@ export class App {
   }
 
   title(state) {
-    const view = state.view;
-    if (state.table.status === "playing" && view && view.to_play === state.seat) {
+    if (state.table.status === "playing" && isMyTurn(state)) {
       return `● ${t("table.your_turn")} · Pişti`;
     }
     return "Pişti";

@@ -9,6 +9,12 @@ export function teamOf(seat, players) {
   return players === 2 ? seat : seat % 2;
 }
 
+/** Whether it is this page's seat to play: never for a spectator (no seat), even when no seat is (R7.5). */
+export function isMyTurn(state) {
+  const view = state.view;
+  return state.seat !== null && Boolean(view) && view.to_play === state.seat && !view.finished;
+}
+
 export function emptyState() {
   return {
     seq: 0,
@@ -145,7 +151,7 @@ function applyEvent(state, e, effects) {
   if (!state.view && GAME_EVENTS.has(e.type)) state.view = freshView(state);
   const view = state.view;
   const players = table.players;
-  const myTurnBefore = view && view.to_play === state.seat;
+  const myTurnBefore = isMyTurn(state);
   switch (e.type) {
     case "seat_changed": {
       const seat = e.seat;
@@ -216,6 +222,7 @@ function applyEvent(state, e, effects) {
     case "rematch":
       table.deck_counts = [];
       table.winner = null;
+      state.recent = []; // the record of plays is the new match's only
       effects.push({ kind: "rematch" });
       break;
     case "deck_started":
@@ -316,7 +323,7 @@ function applyEvent(state, e, effects) {
     default:
       break;
   }
-  if (view && !myTurnBefore && view.to_play === state.seat && !view.finished) {
+  if (!myTurnBefore && isMyTurn(state)) {
     effects.push({ kind: "turn" });
   }
 }

@@ -4,7 +4,7 @@
 
 import { cardBack, cardFace, cardName } from "../cards.js";
 import { t } from "../i18n.js";
-import { clockLeft, OUTCOME, pauseLeft, runningTotals, teamOf } from "../state.js";
+import { clockLeft, isMyTurn, OUTCOME, pauseLeft, runningTotals, teamOf } from "../state.js";
 import { TableView } from "../table3d/switch.js";
 import { ring, setRing } from "../ui/clock.js";
 import { countTable } from "../ui/countTable.js";
@@ -56,6 +56,8 @@ export class TableScreen {
       "aria-describedby": "hand-keys",
       on: { keydown: (e) => this.onHandKey(e) },
     });
+    // How to play by the keyboard: a player's hint, nothing for a spectator (rendered hidden then).
+    this.handKeys = h("p", { class: "visually-hidden", id: "hand-keys" }, t("table.hand_keys"));
     this.autopilot = h("div", { class: "autopilot-banner", role: "status" });
     this.dialog = h("dialog", { class: "count-dialog", id: "count-dialog", "aria-labelledby": "count-dialog-title" });
     this.dialog.addEventListener("close", () => {
@@ -115,7 +117,7 @@ export class TableScreen {
         this.turnLine,
         this.notice,
         this.hand,
-        h("p", { class: "visually-hidden", id: "hand-keys" }, t("table.hand_keys")),
+        this.handKeys,
         this.autopilot,
       ),
       this.dialog,
@@ -165,9 +167,8 @@ export class TableScreen {
   keepFocus(state) {
     if (this.dialog.open || this.leaveDialog.open) return;
     if (!focusLost() && document.activeElement !== this.title) return;
-    const view = state.view;
     const card = this.hand.querySelector("button[tabindex='0']");
-    if (card && view.to_play === state.seat && !view.finished) card.focus();
+    if (card && isMyTurn(state)) card.focus();
     else if (focusLost()) this.title.focus();
   }
 
@@ -438,8 +439,9 @@ export class TableScreen {
 
   renderHand(state) {
     const { table, view, seat: me } = state;
+    this.handKeys.hidden = me === null;
     const mySeat = table.seats[me] || {};
-    const myTurn = view.to_play === me && !view.finished && !state.seatLost;
+    const myTurn = isMyTurn(state) && !state.seatLost;
     // On autopilot a card played by hand also takes the seat back (R7.3).
     const canPlay = myTurn && !state.pending;
     const hadFocus = this.hand.contains(document.activeElement);
@@ -531,7 +533,8 @@ export class TableScreen {
     if (pauseNote) {
       const pause = state.table && state.table.pause;
       const left = pause && pause.deck === this.dialogDeck ? pauseLeft(state) : null;
-      pauseNote.textContent = left === null ? "" : t("pause.next_deal", { s: Math.ceil(left) });
+      const key = state.seat === null ? "pause.next_deal_watch" : "pause.next_deal";
+      pauseNote.textContent = left === null ? "" : t(key, { s: Math.ceil(left) });
     }
     if (myClock && left <= TICK_SECONDS && left > 0) {
       const second = Math.ceil(left);
@@ -608,7 +611,8 @@ export class TableScreen {
     this.openDialog(
       t("count.title", { n: deck + 1 }),
       [countTable(state.table, count, state.seat, { caption: false }), h("p", { class: "pause-note", id: "pause-note" })],
-      t("count.continue"),
+      // A spectator's Continue would count for nothing: the dialog only closes (R7.8).
+      t(state.seat === null ? "count.close" : "count.continue"),
     );
     this.dialogDeck = deck;
     this.tickClock();

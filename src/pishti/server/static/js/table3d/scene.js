@@ -7,7 +7,7 @@
 // stays underneath: keyboard focus on a hand button lifts that card here.
 
 import * as THREE from "../vendor/three/three.module.js";
-import { OUTCOME, teamOf } from "../state.js";
+import { isMyTurn, OUTCOME, teamOf } from "../state.js";
 import { position } from "../ui/seats.js";
 import { drawBack, drawFace, drawFelt, drawShade, drawWood } from "./textures.js";
 
@@ -522,7 +522,7 @@ export class TableScene {
     // Your hand: in front of you, tilted up to be read, like cards held in a hand.
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".hand-card");
     const focusCard = focused ? focused.dataset.card : null;
-    const myTurn = view.to_play === state.seat && !view.finished && !state.seatLost;
+    const myTurn = isMyTurn(state) && !state.seatLost;
     const canPlay = myTurn && !state.pending;
     const hoverCard = this.hover;
     const hand = this.handPlaces(view.hand.length);
@@ -542,9 +542,10 @@ export class TableScene {
       });
     });
 
-    // The other seats' hands: backs, held up towards their chairs.
+    // The other seats' hands: backs, held up towards their chairs (a spectator, at no
+    // seat, sees the bottom seat's hand as backs too).
     for (let s = 0; s < players; s += 1) {
-      if (s === me) continue;
+      if (s === state.seat) continue;
       const n = view.hand_sizes[s] ?? 0;
       for (let i = 0; i < n; i += 1) {
         const x = (i - (n - 1) / 2) * 0.62;
