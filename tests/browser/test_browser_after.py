@@ -4,6 +4,7 @@ against the record (R10); a record file opened from disk; no record of a match i
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import time
 import urllib.error
@@ -17,7 +18,7 @@ from test_browser_accessibility import AUDIT, AXE
 
 from conftest import start_server, stop_server
 from pishti.engine import card_text
-from pishti.records import MatchRecord, read_record, replay
+from pishti.records import MatchRecord, dumps_record, read_record, replay
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -241,6 +242,24 @@ def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str
         assert shown["scores"] == replay_json(path)["totals"]
         team = replay_json(path)["winner"] + 1
         assert page.inner_text("#replay-result") == f"{team}. yer kazandı."  # no names
+        # The file analysed on asking, as the server analyses a finished match: the same
+        # analysis as the stored one of this match (asked for by the test before).
+        assert "istediğinizde bu kayıt sunucuya gönderilir" in page.inner_text("#analysis-what")
+        page.click("#analysis-ask")
+        page.wait_for_selector("#analysis-summary", timeout=180_000)
+        digest = hashlib.sha256(dumps_record(record).encode()).hexdigest()
+        with urllib.request.urlopen(f"{server}/api/analysis/{digest}") as r:
+            from_file = json.load(r)
+        with urllib.request.urlopen(f"{server}/api/tables/{table_id}/analysis?match=1") as r:
+            stored = json.load(r)
+        assert from_file["status"] == stored["status"] == "done"
+        assert from_file["analysis"] == stored["analysis"]
+        rows = page.locator("#analysis-summary tbody tr")
+        seat0 = stored["analysis"]["seats"][0]
+        assert (
+            rows.nth(0).locator("td").nth(0).inner_text()
+            == f"{seat0['matches_expert']}/{seat0['choices']}"
+        )
         # The server's replay names the winner in Turkish as the end screen does.
         page.goto(f"/r/{table_id}/1")
         page.wait_for_selector("#replay-where")

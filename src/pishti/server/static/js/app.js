@@ -9,7 +9,7 @@ import { HowToScreen } from "./screens/howto.js";
 import { LeaderboardScreen } from "./screens/leaderboard.js";
 import { LobbyScreen } from "./screens/lobby.js";
 import { MeScreen } from "./screens/me.js";
-import { AnalysisPanel } from "./replay/analysis.js";
+import { AnalysisPanel, matchAnalysis } from "./replay/analysis.js";
 import { ReplayScreen } from "./screens/replay.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
@@ -127,7 +127,7 @@ export class App {
       if (lobby) screen.seats = lobby.seats;
       return record;
     };
-    const panel = new AnalysisPanel(tableId, number, () => this.screen && this.screen.render());
+    const panel = new AnalysisPanel(matchAnalysis(tableId, number), () => this.screen && this.screen.render());
     const screen = this.show("replay", ReplayScreen, {
       load,
       title: t("replay.title_match", { n: number }),

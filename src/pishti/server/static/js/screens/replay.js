@@ -7,6 +7,7 @@
 
 import { cardFace, cardName } from "../cards.js";
 import { language, t } from "../i18n.js";
+import { AnalysisPanel, fileAnalysis } from "../replay/analysis.js";
 import { PLAYS_PER_DECK, RecordProblem, replayRecord, teamOf } from "../replay/record.js";
 import { countTable } from "../ui/countTable.js";
 import { announce, h, svg } from "../ui/dom.js";
@@ -140,7 +141,13 @@ export class ReplayScreen {
       this.open(data);
     } catch (err) {
       this.renderPicker(t("replay.problem", { problem: err instanceof RecordProblem ? err.message : String(err) }));
+      return;
     }
+    // The same analysis as a finished match's, asked for on the server (the record is
+    // sent only when the person asks).
+    if (this.analysis) this.analysis.destroy();
+    this.analysis = new AnalysisPanel(fileAnalysis(data), () => this.render());
+    this.render();
   }
 
   // ---- moving ------------------------------------------------------------------
