@@ -47,6 +47,22 @@ ErrorCode = Literal[
 ]
 """Every ``error`` code the WebSocket may send (docs/protocol.md)."""
 
+ReactionPreset = Literal[
+    "good_game",
+    "bravo",
+    "pishti",
+    "come_on",
+    "oops",
+    "thanks",
+    "clap",
+    "laugh",
+    "wow",
+    "sad",
+]
+"""The quick reactions a seated person may send (``react``), by id: six short phrases
+("İyi oyun!", "Bravo!", "Pişti!", "Hadi ama!", "Eyvah!", "Sağ olun!" and their English
+forms), then four emoji (👏 😄 😮 😢).  The client holds their texts in both languages."""
+
 SEQ_MAX = 2**53
 """Event numbers stay below this (JSON's exact integers)."""
 
@@ -307,6 +323,14 @@ class Media(_Strict):
     cam: bool
 
 
+class React(_Strict):
+    """``react``: a seated person sends the quick reaction ``reaction``, one of the presets
+    of :data:`ReactionPreset` (no free text, nothing to moderate)."""
+
+    type: Literal["react"]
+    reaction: ReactionPreset
+
+
 class Ping(_Strict):
     """``ping``: answered by ``pong``."""
 
@@ -327,6 +351,7 @@ AnyClientMessage: TypeAlias = (
     | Closing
     | Rematch
     | Seed
+    | React
     | Ping
     | Offer
     | Answer
@@ -339,7 +364,7 @@ ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
     {"hello", "play", "take_over", "add_bot", "remove_bot", "start", "leave", "closing"}
-    | {"rematch", "ping", "continue", "seed", "watch", "watching"}
+    | {"rematch", "ping", "continue", "seed", "watch", "watching", "react"}
     | SIGNAL_TYPES
 )
 

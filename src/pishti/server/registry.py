@@ -214,6 +214,7 @@ class Registry:
                 stored.seed,
                 stored.changes,
                 stored.versions,
+                seqs=stored.seqs,
                 **self._options(),
             )
         except CorruptLog:

@@ -30,6 +30,7 @@ from pishti.server.protocol import (
     Offer,
     Ping,
     Play,
+    React,
     Rematch,
     RemoveBot,
     Seed,
@@ -218,6 +219,8 @@ class Session:
                     table.give_seed(seat, seed)
                 case SetWatching(on=on):
                     table.set_watching(seat, on)
+                case React(reaction=preset):
+                    self.hub.react(table, seat, preset)
                 case Closing():
                     conn.said_closing = True
                 case Leave():

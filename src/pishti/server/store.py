@@ -259,8 +259,9 @@ def lock_database(database: Path) -> filelock.BaseFileLock:
 @dataclass(slots=True)
 class StoredTable:
     """A table as the database holds it: ``settings``, the secret ``seed``, its ``status``,
-    its ``changes`` in order (their stored JSON) and the log ``versions`` they were
-    written in."""
+    its ``changes`` in order (their stored JSON), the log ``versions`` they were
+    written in and each one's ``seqs``: the number of the table's last event after it,
+    as the seats were told."""
 
     table_id: str
     settings: TableSettings
@@ -268,6 +269,7 @@ class StoredTable:
     status: str
     changes: list[dict[str, Any]]
     versions: list[int]
+    seqs: list[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -669,7 +671,7 @@ class Store:
 
     def _stored(self, conn: sa.Connection, row: Any) -> StoredTable:
         rows = conn.execute(
-            sa.select(log_t.c.change, log_t.c.version)
+            sa.select(log_t.c.change, log_t.c.version, log_t.c.seq)
             .where(log_t.c.table_id == row.id)
             .order_by(log_t.c.n)
         ).all()
@@ -680,6 +682,7 @@ class Store:
             status=row.status,
             changes=[json.loads(r.change) for r in rows],
             versions=[r.version for r in rows],
+            seqs=[r.seq for r in rows],
         )
 
     async def record(self, table_id: str, match: int | None = None) -> tuple[int, str] | None:

@@ -55,10 +55,10 @@ from pishti.server.config import (
     PAUSE_SECONDS,
     TEMPOS,
 )
-from pishti.server.events import Payload
+from pishti.server.events import PauseWaiting, Payload
 from pishti.server.fairness import draw_seat_seed, draw_server_seed
 from pishti.server.protocol import ErrorCode, name_key
-from pishti.server.reducer import STANDARD, SeatState, Status, TableState, apply
+from pishti.server.reducer import STANDARD, Outcome, SeatState, Status, TableState, apply
 from pishti.server.turns import BotFactory, BotRunner, Turns, run_inline
 
 log = logging.getLogger("pishti.server.table")
@@ -267,14 +267,26 @@ class Table:
         seed: str,
         changes: Sequence[Mapping[str, Any]],
         versions: Sequence[int] | None = None,
+        *,
+        seqs: Sequence[int] | None = None,
         **kwargs: Any,
     ) -> Table:
         """Rebuild a table from its persisted changes (their stored JSON), in order,
         with no timers running.  Call :meth:`resume` afterwards to restart its clocks.
 
+        The events keep the numbers the seats were told.  ``pause_waiting`` came after
+        the log's version 3: a version 3 row written before it (a person dropping or
+        coming back during the pause) told no such event, and replaying it now would
+        make one, so every later event would get a number one higher than the one
+        told and a client reconnecting with its ``last_seq`` would get events it has
+        seen as new ones.  With ``seqs`` (each row's stored last event number) the
+        ``pause_waiting`` events a row did not tell are left out.
+
         Args:
             changes: the stored changes.  versions: each change's log version
                 (:mod:`pishti.server.changes`); None: all of the current one.
+            seqs: each change's stored last event number (``table_log.seq``); None:
+                number the events as the current code makes them.
             kwargs: as for the constructor.
 
         Raises:
@@ -287,7 +299,8 @@ class Table:
             version = LOG_VERSION if versions is None else versions[n]
             where = f"table {table_id}: row {n} (version {version}) {dict(data)!r}"
             try:
-                table._record(decode(data, version))
+                told = None if seqs is None else seqs[n]
+                table._record(decode(data, version), told)
             except LogFormatError as exc:
                 raise CorruptLog(f"{where}: {exc}") from exc
             except (TableError, CardError, ValueError, KeyError, TypeError) as exc:
@@ -651,10 +664,15 @@ class Table:
 
     # -- commits -------------------------------------------------------------------
 
-    def _record(self, change: Change) -> Commit:
-        """Apply ``change`` through the reducer, number its events and remember them."""
+    def _record(self, change: Change, told: int | None = None) -> Commit:
+        """Apply ``change`` through the reducer, number its events and remember them.
+        ``told``: when rebuilding, the number of the table's last event after the change
+        as stored; ``pause_waiting`` events past it were never told and are left out
+        (see :meth:`restore`)."""
         status_before = self.status
         outcome = apply(self.state, change)
+        if told is not None and self.seq + len(outcome.events) > told:
+            outcome = _untold_pause_waiting(outcome, self.seq + len(outcome.events) - told)
         if outcome.dealt and isinstance(change, Start | Rematch | Play | Deal) and not change.decks:
             change = replace(change, decks=outcome.dealt)
         self.turns.changed(outcome)
@@ -699,6 +717,18 @@ class Table:
     def _after_commit(self) -> None:
         if self.live and not self.closed:
             self.turns.arm()
+
+
+def _untold_pause_waiting(outcome: Outcome, extra: int) -> Outcome:
+    """``outcome`` without up to ``extra`` of its ``pause_waiting`` events: a row of the
+    log written before that event existed told none (:meth:`Table.restore`)."""
+    kept: list[Payload] = []
+    for event in reversed(outcome.events):
+        if extra and isinstance(event, PauseWaiting):
+            extra -= 1
+            continue
+        kept.append(event)
+    return replace(outcome, events=kept[::-1])
 
 
 @dataclass(slots=True)

@@ -278,7 +278,8 @@ export class App {
       if (effect.kind === "resync") this.resync();
       else if (effect.kind === "error" && this.playAgain(state, effect)) continue;
       // A Continue that comes after the next deal has nothing to say (R7.8).
-      else if (effect.kind === "error" && effect.ref !== "hello" && effect.ref !== "continue") {
+      // A refused reaction is told by the table itself (js/ui/reactions.js).
+      else if (effect.kind === "error" && !["hello", "continue", "react"].includes(effect.ref)) {
         this.toast(errorText(effect));
       }
     }
@@ -348,6 +349,7 @@ export class App {
       continue: (deck) => send({ type: "continue", deck }),
       rematch: () => send({ type: "rematch" }),
       watching: (on) => send({ type: "watching", on }),
+      react: (reaction) => send({ type: "react", reaction }),
       leave: () => {
         const playing = this.store && this.store.state.table && this.store.state.table.status === "playing";
         send({ type: "leave" });
