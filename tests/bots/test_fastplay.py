@@ -9,10 +9,10 @@ import pytest
 
 from pishti.bots import make_bot
 from pishti.bots.expert import ExpertBot
-from pishti.bots.fastplay import fast_playout, playout_differences
+from pishti.bots.fastplay import fast_playout, fast_solve, playout_differences
 from pishti.bots.knowledge import Knowledge
 from pishti.bots.opponents import STANDARD
-from pishti.bots.playout import deck_margin
+from pishti.bots.playout import clone_deck, deck_margin, distinct_cards, solve
 from pishti.engine import Match, seat_view
 from pishti.engine.cards import card_text
 
@@ -111,3 +111,33 @@ def test_the_fast_expert_chooses_as_the_reference_expert(
             ("3H", 128),
         ]
         assert chosen[-5:] == [("TD", 0), ("4C", 48), ("5S", 48), ("8H", 48), ("TS", 0)]
+
+
+@pytest.mark.parametrize(("players", "left"), [(4, 11), (4, 8), (4, 5), (2, 8), (2, 6), (2, 3)])
+def test_fast_solve_finds_the_reference_solves_value(players: int, left: int) -> None:
+    found = []
+    for seed in range(6):
+        match = Match(players, 101, seed=seed)
+        bot = make_bot("random", seed)
+        for _ in range(48 - left):
+            seat = match.to_play
+            assert seat is not None
+            match.play(bot.choose(seat_view(match, seat)))
+        deck = match.deck
+        before = deck.plays[:]
+        for team in (0, 1):
+            for card in distinct_cards(deck.hands[deck.to_play]):
+                child = clone_deck(deck)
+                child.play(card)
+                value = fast_solve(deck, card, team)
+                assert value == solve(child, team)
+                found.append(value)
+        assert deck.plays == before
+    assert len(set(found)) > 3  # positions of different values
+
+
+def test_fast_solve_refuses_a_deck_with_cards_to_deal() -> None:
+    match = Match(4, 101, seed=2)
+    deck = match.deck
+    with pytest.raises(ValueError, match="last deal"):
+        fast_solve(deck, deck.hands[deck.to_play][0], 0)

@@ -57,7 +57,7 @@ import time
 from collections.abc import Sequence
 
 from pishti.bots.determinize import Determinizer
-from pishti.bots.fastplay import fast_playout
+from pishti.bots.fastplay import fast_playout, fast_solve
 from pishti.bots.knowledge import Knowledge
 from pishti.bots.opponents import STANDARD, OpponentModel
 from pishti.bots.playout import clone_deck, distinct_cards, mixed_playout, playout, solve
@@ -142,9 +142,10 @@ class ExpertBot:
             horizon, obvious: the budget and rules of the search (module doc
             and the module constants of the same names, which are the defaults).
         adaptive: whether it learns how the other seats play (module doc).
-        fast: whether playouts run on :func:`~pishti.bots.fastplay.fast_playout`
-            (True) or on copies of the :class:`Deck` through
-            :func:`~pishti.bots.playout.mixed_playout`, the reference (False);
+        fast: whether playouts and endgames run on the fused loops of
+            :mod:`pishti.bots.fastplay` (True) or on copies of the
+            :class:`Deck` through :func:`~pishti.bots.playout.mixed_playout`
+            and :func:`~pishti.bots.playout.solve`, the reference (False);
             both give the same values, so the same choices.
         model: the opponent model of the match in play, or None.
         last_search: ``(samples used, gain, standard error)`` of the last move
@@ -311,11 +312,15 @@ class ExpertBot:
         team = view.team
         values: dict[Card, list[float]] = {c: [] for c in candidates}
         count = self.endgame_samples
+        fast = self.fast
         for deck in determinizer.draw(rng, count, self.proposals * count):
             for card in candidates:
-                child = clone_deck(deck)
-                child.play(card)
-                values[card].append(solve(child, team))
+                if fast:
+                    values[card].append(fast_solve(deck, card, team))
+                else:
+                    child = clone_deck(deck)
+                    child.play(card)
+                    values[card].append(solve(child, team))
         card, gain, se = pick_card(values, default, 0.0)
         self.last_search = (self.endgame_samples, gain, se)
         return card

@@ -341,3 +341,114 @@ def playout_differences(seed: int, count: int, players: int) -> list[str]:
                 )
             done += 1
     return out
+
+
+def fast_solve(deck: Deck, first: Card, team: int) -> int:
+    """Play ``first`` for the seat to play, then return the exact value of the
+    rest of ``deck`` for ``team`` when every seat plays its best: what
+    :func:`~pishti.bots.playout.solve` returns for a copy of ``deck`` after
+    ``first`` (``deck`` is left as it was).
+
+    The same alpha-beta search over the cards that play differently
+    (:func:`~pishti.bots.playout.distinct_cards`), on one state that every
+    move changes and takes back, instead of a copy of the :class:`Deck` per
+    move.  The rules are those of :meth:`Deck.play` in a deck's last deal:
+    captures (R3.2, R3.3), pishtis (R4.1, R4.2, never with the 48th card,
+    R4.5), the last pile to the last team to capture (R5.1) and the count
+    (R5.2, R5.3).
+
+    Raises:
+        ValueError: cards are still to be dealt (solve the last deal only),
+            or ``first`` is not in the hand of the seat to play.
+    """
+    if deck.counts is not None or deck.deal_index != len(deck.deals):
+        raise ValueError("fast_solve plays the deck's last deal only")
+    points_of = CARD_POINTS
+    players = deck.players
+    other = 1 - team
+    hands = [hand[:] for hand in deck.hands]
+    pile = deck.pile[:]
+    pile_all = 0
+    for c in pile:
+        pile_all += points_of[c]
+    # What is already decided: card points and pishtis, team less other.
+    score = 0
+    for c in deck.taken[team]:
+        score += points_of[c]
+    for c in deck.taken[other]:
+        score -= points_of[c]
+    score += 10 * (deck.pishtis[team] - deck.pishtis[other])
+    score += 20 * (deck.jack_pishtis[team] - deck.jack_pishtis[other])
+    taken = [len(deck.taken[0]), len(deck.taken[1])]
+    last = deck.last_capture_team
+    seat = deck.to_play
+    if first not in hands[seat]:
+        raise ValueError(f"seat {seat} does not hold card {first}")
+
+    def search(seat: int, played: int, alpha: float, beta: float) -> int:
+        nonlocal pile, pile_all, score, last
+        if played == 48:  # R5.1: the pile to the last team to capture; R5.2, R5.3
+            assert last is not None
+            end = score + pile_all if last == team else score - pile_all
+            mine = taken[team] + (len(pile) if last == team else 0)
+            theirs = taken[other] + (len(pile) if last == other else 0)
+            return end + 3 * (mine >= 27) - 3 * (theirs >= 27)
+        hand = hands[seat]
+        following = seat + 1 if seat + 1 < players else 0
+        maximize = seat & 1 == team
+        best = -1_000_000 if maximize else 1_000_000
+        keys = 0  # the (rank, card points) already tried, as bits
+        for card in sorted(hand):
+            key = 1 << ((card >> 2) * 4 + points_of[card])
+            if keys & key:
+                continue
+            keys |= key
+            value = move(seat, card, played, following, alpha, beta)
+            if maximize:
+                if value > best:
+                    best = value
+                    if best > alpha:
+                        alpha = best
+                        if alpha >= beta:
+                            break
+            elif value < best:
+                best = value
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        break
+        return best
+
+    def move(seat: int, card: Card, played: int, following: int, alpha: float, beta: float) -> int:
+        nonlocal pile, pile_all, score, last
+        hand = hands[seat]
+        at = hand.index(card)
+        del hand[at]
+        played += 1
+        rank = card >> 2
+        points = points_of[card]
+        if pile and (rank == 10 or pile[-1] >> 2 == rank):  # R3.3, R3.2: a capture
+            t = seat & 1
+            bonus = 0
+            if len(pile) == 1 and pile[0] >> 2 == rank and played != 48:  # R4.1, R4.2, R4.5
+                bonus = 20 if rank == 10 else 10
+            gain = pile_all + points + bonus
+            saved = (pile, pile_all, score, last)
+            taken[t] += len(pile) + 1
+            score += gain if t == team else -gain
+            pile = []
+            pile_all = 0
+            last = t
+            value = search(following, played, alpha, beta)
+            pile, pile_all, score, last = saved
+            taken[t] -= len(pile) + 1
+        else:  # R3.4: laid on the pile
+            pile.append(card)
+            pile_all += points
+            value = search(following, played, alpha, beta)
+            pile.pop()
+            pile_all -= points
+        hand.insert(at, card)
+        return value
+
+    return move(seat, first, len(deck.plays), seat + 1 if seat + 1 < players else 0, -1e9, 1e9)
