@@ -6,18 +6,23 @@ and keeps every position where the expert moved, with the expert's state just
 before (its opponent model).  Then, ``--runs`` times, it times every position
 both ways on a copy of that state: ``ExpertBot(fast=False)``, playouts on
 copies of ``Deck`` through ``mixed_playout`` (the reference), and
-``ExpertBot()``, the fused loop of ``pishti.bots.fastplay``.  The two are
-timed one after the other at each position, the order alternating from one
-position to the next, so both see the same load.  Every pair must choose the
+``ExpertBot()``, the fused loops of ``pishti.bots.fastplay``.  They are
+timed one after the other at each position, the order turning from one
+position to the next, so all see the same load.  Every way must choose the
 same card after the same search (the run fails otherwise).
+
+When the fast core is compiled (``./dev compile``, ``fastplay.NATIVE``) a
+third way is timed: the compiled ``fast_playout`` and ``fast_solve``
+(``fused`` is then the pure-Python ones, ``fastplay.PURE``).
 
     python bench/expert_speed.py [--matches 2] [--runs 3] [--check 0]
 
 Prints, per run and player count, the median CPU milliseconds per move of
 each core (over all of the expert's moves, forced and obvious ones included,
-as the arena counts them, and over the moves it searched), and the ratio of
-the medians; then the medians of the runs, and as its last line the same as
-JSON.  ``--check N`` first plays ``N`` playouts per player count both ways
+as the arena counts them, and in brackets over the moves it searched); then
+the medians of the runs with the ratios of the reference's medians to each
+other core's, and as its last line the same as JSON.  ``--check N`` first
+plays ``N`` playouts per player count both ways
 (``pishti.bots.fastplay.playout_differences``) and exits 1 on any difference.
 
 Times are the process's CPU time (``time.process_time``): what a move costs
@@ -34,7 +39,7 @@ import statistics
 import sys
 import time
 
-from pishti.bots import make_bot
+from pishti.bots import expert, fastplay, make_bot
 from pishti.bots.expert import ExpertBot
 from pishti.bots.fastplay import playout_differences
 from pishti.engine import Match, SeatView, seat_view
@@ -64,43 +69,42 @@ def positions(players: int, matches: int) -> list[Position]:
 Timed = tuple[float, int, tuple[int, float, float]]
 
 
-def time_move(state: ExpertBot, view: SeatView, fast: bool) -> Timed:
-    """CPU seconds of one move from a copy of ``state``, the card, and the search done."""
+def time_move(state: ExpertBot, view: SeatView, core: str) -> Timed:
+    """CPU seconds of one move from a copy of ``state`` on ``core``, the card, and
+    the search done."""
     bot = copy.deepcopy(state)
-    bot.fast = fast
+    bot.fast = core != "reference"
+    functions = fastplay.PURE if core == "fused" else (fastplay.fast_playout, fastplay.fast_solve)
+    expert.fast_playout, expert.fast_solve = functions
     clock = time.process_time
     start = clock()
     card = bot.choose(view)
     return clock() - start, card, bot.last_search
 
 
-def run(cases: list[Position]) -> dict[str, float]:
-    """Time every position both ways, alternating; the medians in milliseconds."""
-    ref: list[float] = []
-    fast: list[float] = []
-    ref_searched: list[float] = []
-    fast_searched: list[float] = []
+def run(cases: list[Position], cores: list[str]) -> dict[str, float]:
+    """Time every position on every core, the order turning from one position to
+    the next; the medians in milliseconds, and the reference's over each other core's."""
+    times: dict[str, list[float]] = {core: [] for core in cores}
+    searched: dict[str, list[float]] = {core: [] for core in cores}
     for i, (view, state) in enumerate(cases):
-        order = (False, True) if i % 2 == 0 else (True, False)
-        result = {way: time_move(state, view, way) for way in order}
-        t_ref, card_ref, search_ref = result[False]
-        t_fast, card_fast, search_fast = result[True]
-        if card_ref != card_fast or search_ref != search_fast:
-            sys.exit(f"the cores chose differently at {view}: {card_ref} against {card_fast}")
-        ref.append(t_ref)
-        fast.append(t_fast)
-        if search_ref[0]:
-            ref_searched.append(t_ref)
-            fast_searched.append(t_fast)
-    out = {
-        "moves": float(len(ref)),
-        "reference_ms": 1000 * statistics.median(ref),
-        "fast_ms": 1000 * statistics.median(fast),
-        "reference_searched_ms": 1000 * statistics.median(ref_searched),
-        "fast_searched_ms": 1000 * statistics.median(fast_searched),
-    }
-    out["ratio"] = out["reference_ms"] / out["fast_ms"]
-    out["ratio_searched"] = out["reference_searched_ms"] / out["fast_searched_ms"]
+        order = cores[i % len(cores) :] + cores[: i % len(cores)]
+        result = {core: time_move(state, view, core) for core in order}
+        want = result["reference"][1:]
+        for core in cores:
+            spent, card, search = result[core]
+            if (card, search) != want:
+                sys.exit(f"{core} chose differently at {view}: {card} against {want[0]}")
+            times[core].append(spent)
+            if search[0]:
+                searched[core].append(spent)
+    out = {"moves": float(len(cases))}
+    for core in cores:
+        out[f"{core}_ms"] = 1000 * statistics.median(times[core])
+        out[f"{core}_searched_ms"] = 1000 * statistics.median(searched[core])
+    for core in cores[1:]:
+        out[f"ratio_{core}"] = out["reference_ms"] / out[f"{core}_ms"]
+        out[f"ratio_{core}_searched"] = out["reference_searched_ms"] / out[f"{core}_searched_ms"]
     return out
 
 
@@ -122,21 +126,20 @@ def main() -> None:
             if differences:
                 print("\n".join(differences[:5]))
                 sys.exit(1)
+    cores = ["reference", "fused", "compiled"] if fastplay.NATIVE else ["reference", "fused"]
+    print(f"cores: {', '.join(cores)}; median CPU ms per move (moves searched only)")
     summary: dict[str, dict[str, float]] = {}
     for players in (4, 2):
         cases = positions(players, args.matches)
         runs = []
         for k in range(args.runs):
-            figures = run(cases)
+            figures = run(cases, cores)
             runs.append(figures)
-            print(
-                f"{players}p run {k + 1}: {int(figures['moves'])} moves, median ms per move "
-                f"reference {figures['reference_ms']:.1f}, fast {figures['fast_ms']:.1f} "
-                f"(x{figures['ratio']:.2f}); moves searched "
-                f"{figures['reference_searched_ms']:.1f} against "
-                f"{figures['fast_searched_ms']:.1f} (x{figures['ratio_searched']:.2f})",
-                flush=True,
+            line = ", ".join(
+                f"{core} {figures[core + '_ms']:.1f} ({figures[core + '_searched_ms']:.1f})"
+                for core in cores
             )
+            print(f"{players}p run {k + 1}: {int(figures['moves'])} moves; {line}", flush=True)
         summary[f"{players}p"] = {
             key: round(statistics.median(r[key] for r in runs), 3) for key in runs[0]
         }

@@ -3,13 +3,15 @@ mixed_playout and the standard policy): the same cards, values and choices."""
 
 from __future__ import annotations
 
+import hashlib
 import random
+from pathlib import Path
 
 import pytest
 
-from pishti.bots import make_bot
+from pishti.bots import fastplay, make_bot
 from pishti.bots.expert import ExpertBot
-from pishti.bots.fastplay import fast_playout, fast_solve, playout_differences
+from pishti.bots.fastplay import fast_playout, fast_solve, native_module, playout_differences
 from pishti.bots.knowledge import Knowledge
 from pishti.bots.opponents import STANDARD
 from pishti.bots.playout import clone_deck, deck_margin, distinct_cards, solve
@@ -141,3 +143,10 @@ def test_fast_solve_refuses_a_deck_with_cards_to_deal() -> None:
     deck = match.deck
     with pytest.raises(ValueError, match="last deal"):
         fast_solve(deck, deck.hands[deck.to_play][0], 0)
+
+
+def test_a_compiled_copy_is_used_only_for_the_source_it_was_built_from() -> None:
+    # ./dev compile builds one; a build from another source (an old one) is never used.
+    assert native_module("0" * 64) is None
+    digest = hashlib.sha256(Path(fastplay.__file__).read_bytes()).hexdigest()
+    assert (native_module(digest) is not None) == fastplay.NATIVE

@@ -22,12 +22,24 @@ sampled decks, ``bench/expert_speed.py --check`` on 100,000 and more):
   arithmetic in the same order, so the same floats and the same choices).
 
 Any change to one of those must be made here too; the tests fail otherwise.
+
+**Compiled.**  ``./dev compile`` compiles a copy of this module with mypyc
+(``pishti.bots._fastplay_native``, never committed) and the module then uses
+the compiled :func:`fast_playout` and :func:`fast_solve` (:data:`NATIVE` is
+True): the same code, about twice as fast.  The copy records the SHA-256 of
+this file and is used only while this file is unchanged, so an edit here
+is never shadowed by an old build; without a compiler, or without the build,
+this pure-Python module is what runs.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import random
 from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 
 from pishti.bots.knowledge import Knowledge
 from pishti.bots.opponents import GREEDY, STANDARD, greedy_policy
@@ -385,7 +397,7 @@ def fast_solve(deck: Deck, first: Card, team: int) -> int:
     if first not in hands[seat]:
         raise ValueError(f"seat {seat} does not hold card {first}")
 
-    def search(seat: int, played: int, alpha: float, beta: float) -> int:
+    def search(seat: int, played: int, alpha: int, beta: int) -> int:
         nonlocal pile, pile_all, score, last
         if played == 48:  # R5.1: the pile to the last team to capture; R5.2, R5.3
             assert last is not None
@@ -419,7 +431,7 @@ def fast_solve(deck: Deck, first: Card, team: int) -> int:
                         break
         return best
 
-    def move(seat: int, card: Card, played: int, following: int, alpha: float, beta: float) -> int:
+    def move(seat: int, card: Card, played: int, following: int, alpha: int, beta: int) -> int:
         nonlocal pile, pile_all, score, last
         hand = hands[seat]
         at = hand.index(card)
@@ -451,4 +463,33 @@ def fast_solve(deck: Deck, first: Card, team: int) -> int:
         hand.insert(at, card)
         return value
 
-    return move(seat, first, len(deck.plays), seat + 1 if seat + 1 < players else 0, -1e9, 1e9)
+    following = seat + 1 if seat + 1 < players else 0
+    return move(seat, first, len(deck.plays), following, -1_000_000_000, 1_000_000_000)
+
+
+PURE = (fast_playout, fast_solve)
+"""The pure-Python :func:`fast_playout` and :func:`fast_solve`, also while the
+compiled ones are in use (for benchmarks)."""
+NATIVE = False
+"""True when the compiled copy of this module is in use (module doc)."""
+
+
+def native_module(digest: str) -> ModuleType | None:
+    """The compiled copy of this module when it was built from the source whose
+    SHA-256 is ``digest`` (hex), else None (not built, or built from another source)."""
+    try:
+        native = importlib.import_module("pishti.bots._fastplay_native")
+    except ImportError:
+        return None
+    return native if getattr(native, "SOURCE_SHA256", None) == digest else None
+
+
+if __name__ == "pishti.bots.fastplay":  # not in the compiled copy itself
+    try:
+        _native = native_module(hashlib.sha256(Path(__file__).read_bytes()).hexdigest())
+    except OSError:  # the source cannot be read: keep the pure module
+        _native = None
+    if _native is not None:
+        globals().update(
+            fast_playout=_native.fast_playout, fast_solve=_native.fast_solve, NATIVE=True
+        )
