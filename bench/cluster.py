@@ -53,6 +53,14 @@ from server import CLIENT, cpu_seconds, make_tables, percentile, read_json, send
 NODE_ARGS = ["--bot-delay", "0", "--http-rate", "100000", "--log-level", "warning"]
 
 
+def marked_down(log: Path) -> int:
+    """How many times HAProxy marked a node down (its log's ``Server tables/nK is DOWN``):
+    in a paced run with no node killed, each is a live node that answered its health
+    check too slowly, and its sessions were cut (``dropped`` seats)."""
+    text = log.read_text() if log.is_file() else ""
+    return sum(1 for line in text.splitlines() if "Server tables/" in line and " is DOWN" in line)
+
+
 def postgres_pids(pg: LocalPostgres) -> list[int]:
     """The postmaster of ``pg`` and its children (the backends, the writer ...)."""
     main = int((pg.data / "postmaster.pid").read_text().split()[0])
@@ -120,8 +128,13 @@ async def paced(
                 if proc.returncode is None:
                     proc.kill()
                 await proc.wait()
+    except BaseException:
+        # What HAProxy saw (nodes marked down, sessions cut), to tell why it failed.
+        print((folder / "haproxy.log").read_text()[-4000:], file=sys.stderr, flush=True)
+        raise
     finally:
         cluster.stop()
+        downs = marked_down(folder / "haproxy.log")
         shutil.rmtree(folder, ignore_errors=True)
     lat = sorted(x for r in results for x in r["latencies"])
     moves = len(lat)
@@ -140,6 +153,8 @@ async def paced(
         "client_cpu": round(sum(r["cpu_seconds"] for r in results) / duration, 2),
         "load": round(load, 1),
         "errors": sum(r["errors"] for r in results),
+        "dropped": sum(r["dropped"] for r in results),
+        "marked_down": downs,
     }
     print(json.dumps(out), flush=True)
     return out

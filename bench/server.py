@@ -113,9 +113,13 @@ async def make_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
             body = r.json()
             tokens = [body["token"]]
             for seat in (1, 2, 3):
-                j = await http.post(
-                    f"/api/tables/{body['table_id']}/join", json={"name": f"b{n}s{seat}"}
-                )
+                for _ in range(60):  # 503 other_node: a table moving between cluster nodes
+                    j = await http.post(
+                        f"/api/tables/{body['table_id']}/join", json={"name": f"b{n}s{seat}"}
+                    )
+                    if j.status_code != 503:
+                        break
+                    await asyncio.sleep(1.0)
                 j.raise_for_status()
                 tokens.append(j.json()["token"])
             return body["table_id"], tokens
@@ -257,6 +261,7 @@ async def phase(
         "load": round(load, 1),
         "errors": sum(r["errors"] for r in results),
         "timeouts": sum(r["timeouts"] for r in results),
+        "dropped": sum(r.get("dropped", 0) for r in results),
     }
     print(json.dumps(out), flush=True)
     return out

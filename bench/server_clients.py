@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 
 class Figures:
@@ -52,6 +53,8 @@ class Figures:
         self.latencies: list[float] = []
         self.errors = 0
         self.timeouts = 0
+        self.dropped = 0
+        """Seats whose connection the server (or a proxy between) closed during the run."""
         self.frames = 0
         self.bytes = 0
         self.record_at = 0.0
@@ -125,7 +128,11 @@ async def seat_loop(
     my_clock = b'"type":"clock","seat":%d,' % seat
     seq = 0
     while True:
-        frame = await ws.recv(decode=False)
+        try:
+            frame = await ws.recv(decode=False)
+        except ConnectionClosed:
+            figures.dropped += 1  # the seat is not reconnected: its table stops
+            return
         figures.frames += 1
         figures.bytes += len(frame)
         if frame.startswith(b'{"type":"error"'):
@@ -171,22 +178,37 @@ async def seat_loop(
 
 
 async def open_seat(ws_base: str, table: Table, token: str, batch: bool) -> ClientConnection:
-    """Connect one seat and say ``hello``; returns the connection after its ``welcome``."""
-    ws = await connect(
-        f"{ws_base}/ws/tables/{table.table_id}",
-        max_size=2**20,
-        compression=None,
-        ping_interval=None,
-        close_timeout=2,
-    )
+    """Connect one seat and say ``hello``; returns the connection after its ``welcome``.
+
+    Through a cluster (``bench/cluster.py``) a table may be moving between nodes
+    while the seats connect (HAProxy answering 502/503, a node ``other_node``): that
+    is retried a second later, for a minute at most, as the browser client does."""
     hello: dict[str, Any] = {"type": "hello", "token": token}
     if batch:
         hello["batch"] = True
-    await ws.send(json.dumps(hello))
-    welcome = json.loads(await ws.recv())
-    if welcome["type"] != "welcome":
-        raise RuntimeError(f"expected a welcome, got {welcome}")
-    return ws
+    for _ in range(60):
+        try:
+            ws = await connect(
+                f"{ws_base}/ws/tables/{table.table_id}",
+                max_size=2**20,
+                compression=None,
+                ping_interval=None,
+                close_timeout=2,
+            )
+        except InvalidStatus as exc:
+            if exc.response.status_code not in (502, 503):
+                raise
+            await asyncio.sleep(1.0)
+            continue
+        await ws.send(json.dumps(hello))
+        welcome = json.loads(await ws.recv())
+        if welcome["type"] == "welcome":
+            return ws
+        if welcome.get("code") != "other_node":
+            raise RuntimeError(f"expected a welcome, got {welcome}")
+        await ws.close()
+        await asyncio.sleep(1.0)
+    raise RuntimeError(f"table {table.table_id}: no node took the seat in a minute")
 
 
 async def run(job: dict[str, Any]) -> dict[str, Any]:
@@ -247,6 +269,7 @@ async def run(job: dict[str, Any]) -> dict[str, Any]:
         "latencies": figures.latencies,
         "errors": figures.errors,
         "timeouts": figures.timeouts,
+        "dropped": figures.dropped,
         "frames": usage["stop_frames"] - usage.get("start_frames", 0),
         "cpu_seconds": usage["stop"] - usage.get("start", usage["stop"]),
     }

@@ -46,7 +46,22 @@
     }
   }
   const doc = document.scrollingElement;
-  if (doc.scrollHeight > H + 1) problems.push(`the page scrolls down: ${doc.scrollHeight} > ${H}`);
-  if (doc.scrollWidth > W + 1) problems.push(`the page scrolls sideways: ${doc.scrollWidth} > ${W}`);
+  // When the page scrolls, name what sticks out (a CI run once saw 396 > 390 and nothing more).
+  const outside = (past) => {
+    const names = [];
+    for (const el of document.querySelectorAll("body *")) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0 && past(r)) {
+        names.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${[...el.classList].join(".")}`);
+      }
+    }
+    return names.slice(0, 8).join(" ");
+  };
+  if (doc.scrollHeight > H + 1) {
+    problems.push(`the page scrolls down: ${doc.scrollHeight} > ${H} (${outside((r) => r.bottom > H + 1)})`);
+  }
+  if (doc.scrollWidth > W + 1) {
+    problems.push(`the page scrolls sideways: ${doc.scrollWidth} > ${W} (${outside((r) => r.right > W + 1)})`);
+  }
   return problems;
 }

@@ -106,9 +106,18 @@ def open_gl(gl_browser: Any, server: str) -> Iterator[Any]:
     errors = PageErrors()
     contexts: list[Any] = []
 
-    def open_(viewport: dict[str, int] | None = None, locale: str = "en-US") -> Any:
+    def open_(
+        viewport: dict[str, int] | None = None,
+        locale: str = "en-US",
+        base_url: str | None = None,
+        reduced_motion: str = "no-preference",
+    ) -> Any:
         context = gl_browser.new_context(
-            base_url=server, locale=locale, viewport=viewport or DESKTOP, accept_downloads=True
+            base_url=base_url or server,
+            locale=locale,
+            viewport=viewport or DESKTOP,
+            accept_downloads=True,
+            reduced_motion=reduced_motion,
         )
         context.set_default_timeout(30_000)
         contexts.append(context)
@@ -381,3 +390,104 @@ def test_without_webgl_the_table_stays_2d_and_says_so(gl_browser: Any, server: s
         assert errors.errors == []
     finally:
         chromium.close()
+
+
+# Counts, from now on, the animation frames at which some card of the scene is not
+# where the state puts it (sampled at every frame the browser paints).
+COUNT_UNSETTLED = """() => {
+  window.unsettledFrames = 0;
+  const look = () => {
+    if (!window.pishtiScene) return;
+    if (!window.pishtiScene.settled()) window.unsettledFrames += 1;
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+def play_by_key_and_wait(page: Any, player: Player) -> None:
+    """Play the first card of the hand by its number key and wait until the turn is
+    back (or the deck is counted)."""
+    card = player.hand()[0]
+    page.keyboard.press("1")
+    page.wait_for_function(
+        "(c) => !document.querySelector(`.hand .hand-card[data-card='${c}']`)", arg=card
+    )
+    player.what_now(timeout=30_000)
+
+
+def test_reduced_motion_puts_the_cards_in_place_at_once(open_gl: Any) -> None:
+    """With the system's "reduce motion" asked for, no card slides or flies in 3D:
+    every card is where the state says at every frame; asked no more, cards move
+    again (the setting is read at each change, as CSS reads it)."""
+    page = open_gl(reduced_motion="reduce")
+    player = Player(page)
+    link = player.create_table("Ayşe", players=2, target=101)
+    page.goto(link + "?view=3d")
+    player.add_bot(1, "novice")
+    player.start()
+    page.wait_for_selector(".table-screen.view-3d .scene3d canvas")
+    assert player.what_now(timeout=30_000) == "turn"
+    page.evaluate(COUNT_UNSETTLED)
+    for _ in range(2):
+        play_by_key_and_wait(page, player)
+    assert page.evaluate("() => window.unsettledFrames") == 0
+    page.emulate_media(reduced_motion="no-preference")
+    page.evaluate(COUNT_UNSETTLED)
+    play_by_key_and_wait(page, player)
+    # The played card slid to the pile (and the bot's card came from its seat).
+    assert page.evaluate("() => window.unsettledFrames") >= 1
+    # A spectator in 3D sees both hands as backs, the bottom seat's too (a trial saw none).
+    watcher = open_gl(reduced_motion="reduce")
+    watcher.goto(link + "/watch?view=3d")
+    watcher.wait_for_selector(".table-screen.view-3d .scene3d canvas")
+    watcher.wait_for_function(SETTLED, polling=50)
+    backs = watcher.evaluate(
+        """() => [0, 1].map(s => [...window.pishtiScene.items.keys()]
+          .filter(k => k.startsWith(`o:${s}:`)).length)"""
+    )
+    sizes = watcher.evaluate("() => window.pishtiApp.store.state.view.hand_sizes")
+    assert backs == sizes and sum(sizes) > 0, (backs, sizes)
+
+
+def test_take_over_and_too_slow_in_3d(open_gl: Any, fast_server: str) -> None:
+    """On the 3D table, a seat the autopilot plays (three timeouts, R7.3) is taken
+    back with the Take over button drawn over the scene; when frames come too slowly
+    the table says so once, goes back to 2D, and the game goes on there."""
+    page = open_gl(base_url=fast_server)
+    player = Player(page)
+    link = player.create_table("Ayşe", players=2, target=51, tempo="fast")
+    page.goto(link + "?view=3d")
+    player.add_bot(1, "standard")
+    player.start()
+    page.wait_for_selector(".table-screen.view-3d .scene3d canvas")
+    page.wait_for_selector("#take-over", timeout=30_000)
+    page.click("#take-over")  # a real click: the button is over the scene, not under it
+    page.wait_for_selector(".autopilot-banner", state="hidden")
+    assert "autopilot" not in page.inner_text(".seat.pos-bottom .seat-tags")
+    assert page.is_visible(".scene3d canvas")
+    # Frames as slow as a very weak device draws them, at the fewest pixels, three looks
+    # running (the scene's own judgement of its frame times).
+    page.evaluate(
+        """() => {
+          const s = window.pishtiScene;
+          for (let i = 0; i < 3; i += 1) {
+            s.ratio = 0.5;
+            s.recent = Array(20).fill(900);
+            s.adapt();
+          }
+        }"""
+    )
+    notice = page.locator("#table-notice")
+    notice.wait_for(state="visible")
+    assert notice.inner_text() == "The 3D table is too slow on this device: the table stays in 2D."
+    assert page.locator(".scene3d").count() == 0
+    assert page.get_attribute("#view-toggle", "aria-pressed") == "false"
+    assert page.get_attribute("html", "data-view3d") == "too_slow"
+    # The game goes on in 2D: a card played by a click.
+    assert player.what_now(timeout=30_000) == "turn"
+    card = player.hand()[0]
+    page.click(f".hand .hand-card[data-card='{card}']")
+    page.wait_for_function(
+        "(c) => !document.querySelector(`.hand .hand-card[data-card='${c}']`)", arg=card
+    )

@@ -40,10 +40,17 @@ def test_the_cluster_serves_through_haproxy_and_ctrl_c_stops_everything(tmp_path
     )
     try:
         assert proc.stdout is not None
-        first = proc.stdout.readline()
-        assert first == f"Pishti cluster: http://127.0.0.1:{port}  (Ctrl-C stops it)\n", (
-            first + proc.stdout.read()
-        )
+        # Each step is told as it begins (a first start takes a minute on a busy machine).
+        steps = [proc.stdout.readline() for _ in range(6)]
+        assert [line.split(":")[0] for line in steps[:5]] == [
+            "PostgreSQL",
+            "PostgreSQL",
+            "node n1",
+            "nodes n2",
+            "HAProxy",
+        ], "".join(steps) + proc.stdout.read()
+        assert steps[4] == f"HAProxy: starting on http://127.0.0.1:{port} ...\n"
+        assert steps[5] == f"Pishti cluster: http://127.0.0.1:{port}  (Ctrl-C stops it)\n"
         nodes = {
             httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json()["node"]
             for _ in range(4)

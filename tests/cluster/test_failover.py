@@ -2,12 +2,14 @@
 through HAProxy: a node killed mid-deck, a node paused until its leases moved
 (split brain), PostgreSQL restarted mid-match.  docs/deploy.md describes each case.
 
-Each test plays a few matches (not the 30 of bench/cluster.py, to keep CI short)."""
+Each test plays 4 matches at once in ``./dev test`` (CI time) and 30 with
+``PISHTI_CLUSTER_MATCHES=30`` (docs/deploy.md gives such a run)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sys
 import time
@@ -17,21 +19,25 @@ from typing import Any
 import httpx
 
 from cluster.conftest import LEASE, Seat, owners, table_of_four
+from cluster.cut import Relay
 from pishti.cluster.local import LocalCluster
 from pishti.engine import card_text
 from pishti.records import loads_record, replay
 from server.players import leaks
 
-MATCHES = 4
-"""Tables of four people played at once in the failover tests."""
+MATCHES = int(os.environ.get("PISHTI_CLUSTER_MATCHES", "4"))
+"""Tables of four people played at once in each failover test: 4 in ``./dev test``
+(CI time); docs/deploy.md gives a run with ``PISHTI_CLUSTER_MATCHES=30``."""
 
 
 def ws_of(cluster: LocalCluster) -> str:
     return cluster.url.replace("http://", "ws://")
 
 
-async def start_all(cluster: LocalCluster, seed: int) -> list[tuple[str, list[Seat]]]:
-    tables = [await table_of_four(cluster.url, ws_of(cluster), seed + n) for n in range(MATCHES)]
+async def start_all(
+    cluster: LocalCluster, seed: int, matches: int = MATCHES
+) -> list[tuple[str, list[Seat]]]:
+    tables = [await table_of_four(cluster.url, ws_of(cluster), seed + n) for n in range(matches)]
     for _, seats in tables:
         await seats[0].player.send({"type": "start"})
     return tables
@@ -168,6 +174,24 @@ async def test_postgresql_restarted_mid_match_nodes_wait_and_go_on(
     assert sum(stats(n.url)["commit_retries"] for n in cluster.nodes) > retries
 
 
+async def test_haproxy_restarted_mid_match_every_seat_reconnects_to_the_same_node(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    tables = await start_all(cluster, 500, matches=2)  # every socket is cut alike
+    await until_played(tables, 6)
+    held = owners(cluster)
+    players = [asyncio.ensure_future(s.run()) for _, seats in tables for s in seats]
+    await asyncio.to_thread(cluster.stop_haproxy)  # every socket through it is cut
+    await asyncio.sleep(0.2)
+    await asyncio.to_thread(cluster.start_haproxy)
+    await asyncio.gather(*players)
+    for table_id, seats in tables:
+        await check_match(cluster, table_id, seats, tmp_path)
+        assert all(s.reconnects >= 1 for s in seats)
+    # The hash is the same: every table stayed on its node (no lease moved).
+    assert {t: owners(cluster)[t] for t, _ in tables} == {t: held[t] for t, _ in tables}
+
+
 async def test_a_node_that_does_not_hold_a_table_answers_retry_and_gets_it_handed_over(
     cluster: LocalCluster,
 ) -> None:
@@ -202,3 +226,49 @@ async def test_a_node_that_does_not_hold_a_table_answers_retry_and_gets_it_hande
         assert "1012" in str(exc)
     for s in seats:
         await s.player.transport.close()
+
+
+async def test_a_network_cut_between_a_node_and_postgresql_loses_nothing(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    """Node n1 reaches PostgreSQL through a relay that is then cut for longer than its
+    leases.  HAProxy still sees n1 alive, so its seats stay on it and wait; the other
+    nodes take its tables up once the leases expired; when the cut heals, n1's writes
+    are refused, it drops the tables and closes their sockets, and the seats end up on
+    the node that plays each table, with every acknowledged move kept."""
+    victim = cluster.nodes[0]
+    relay = Relay(cluster.postgres.port)
+    relay.start()
+    victim.stop()
+    victim.db_url = victim.db_url.replace(f":{cluster.postgres.port}/", f":{relay.port}/")
+    victim.start()
+    await asyncio.sleep(2)  # HAProxy marks it up (2 checks 0.5 s apart)
+    tables = await start_all(cluster, 600, matches=2)
+    for n in range(10):  # the victim must play one at least
+        if any(owners(cluster)[t] == victim.name for t, _ in tables):
+            break
+        tables += await start_all(cluster, 700 + n, matches=1)
+    await until_played(tables, 6)
+    held = owners(cluster)
+    cut = [t for t, _ in tables if held[t] == victim.name]
+    assert cut
+    before = stats(victim.url)
+    players = [asyncio.ensure_future(s.run()) for _, seats in tables for s in seats]
+    relay.cut()
+    try:
+        deadline = time.monotonic() + 60
+        while any(owners(cluster).get(t) == victim.name for t in cut):
+            assert time.monotonic() < deadline, "no other node took the tables up"
+            await asyncio.sleep(0.2)
+    finally:
+        relay.heal()
+    await asyncio.gather(*players)
+    after = stats(victim.url)
+    assert after["leases_lost"] - before["leases_lost"] == len(cut)
+    assert after["writes_refused"] > before["writes_refused"]
+    print(
+        f"network cut: {victim.name} cut off with {len(cut)} tables; healed it dropped "
+        f"them and {after['writes_refused'] - before['writes_refused']} changes were refused"
+    )
+    for table_id, seats in tables:
+        await check_match(cluster, table_id, seats, tmp_path)

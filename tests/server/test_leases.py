@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from pishti.server.leases import LeaseLost, Leases, NotOwner
 from pishti.server.store import _FENCE, _TAKE, Store, WriteBatch
+from server.players import Closed, Player
 from server.test_store import new_table
 
 TTL = 1.5
@@ -142,3 +143,115 @@ async def test_a_table_being_made_is_not_taken_for_lost_by_a_renewal(pg_url: str
         assert again is not None and hub.leases.held == {table.table_id: 2}
     finally:
         await hub.stop()
+
+
+async def test_a_table_that_moves_closes_its_spectators_sockets_as_its_seats(
+    pg_url: str,
+) -> None:
+    """Handed over (another node asked) or lost (another node took the expired lease),
+    a table's spectators are closed with 1012 as its seats are, so that they reconnect
+    to the node that plays it; before, they stayed open and were told nothing more."""
+    from pishti.server.config import ServerConfig
+    from pishti.server.hub import Hub
+    from server.test_hub import FakeTransport, seated
+    from server.test_spectators import Spectator
+
+    hub = Hub(ServerConfig(db_url=pg_url, node="a", lease_seconds=60, bot_delay=0))
+    other = Store(pg_url, leases=Leases("b", ttl=60))
+    await hub.start()
+    await other.open()
+    try:
+        clients = []
+        for _ in range(2):  # the first is asked for, the second taken once expired
+            table, tokens = await seated(hub, 2, 1)
+            assert await hub.table(table.table_id) is not None  # node a holds it again
+            seat = Player(FakeTransport(hub, table.table_id), tokens[0], autoplay=False)
+            await seat.hello()
+            spectator = Spectator(FakeTransport(hub, table.table_id))
+            await spectator.watch()
+            clients.append((table.table_id, seat, spectator))
+        asked, lost = clients[0][0], clients[1][0]
+        with pytest.raises(NotOwner):
+            await other.acquire(asked)  # marks it wanted by b
+        with other.engine.begin() as conn:  # as if node a had been paused past its lease
+            conn.execute(
+                sa.text("UPDATE leases SET expires = clock_timestamp() WHERE table_id = :t"),
+                {"t": lost},
+            )
+        assert await other.acquire(lost) is not None
+        await hub.renew_leases()
+        assert hub.handed_over == 1 and hub.leases_lost == 1
+        for _, seat, spectator in clients:
+            for client in (seat, spectator):
+                with pytest.raises(Closed, match="closed with 1012"):
+                    while True:
+                        await client.recv(timeout=10)
+        assert hub.watchers == {} and hub.conns == {}
+    finally:
+        await other.close()
+        await hub.stop()
+
+
+async def test_a_dead_nodes_match_of_bots_alone_is_taken_up_by_another_node(pg_url: str) -> None:
+    """Nobody will ask for a match whose people all left (bots play every seat): when
+    its node dies, another node takes it up by itself once the lease has been expired
+    for a lease's length, and the bots play it to the end there."""
+    from pishti.server.config import ServerConfig
+    from pishti.server.hub import Hub
+    from server.test_hub import seated
+
+    ttl = 0.5
+    dead = Hub(ServerConfig(db_url=pg_url, node="a", lease_seconds=ttl, bot_delay=0.5))
+    await dead.start()
+    table, _ = await seated(dead, 2, 1)
+    table = await dead.table(table.table_id)  # node a takes it (made tables are let go)
+    assert table is not None
+    table.start(0)
+    table.leave(0)  # the one person leaves: a bot takes the seat (R7.5)
+    await dead.writer.flush()
+    # Node a dies: its renewals and its table's clocks stop; its lease is not let go.
+    assert dead._renewer is not None
+    dead._renewer.cancel()
+    dead.registry.close()
+    await dead.writer.stop()
+    await dead.store.close()
+
+    alive = Hub(ServerConfig(db_url=pg_url, node="b", lease_seconds=ttl, bot_delay=0))
+    await alive.start()
+    try:
+        for _ in range(150):
+            stored = await alive.store.load(table.table_id)
+            if stored is not None and stored.status == "finished":
+                break
+            await asyncio.sleep(0.1)
+        assert stored is not None and stored.status == "finished"
+        assert alive.taken_up == 1 and alive.stats()["taken_up"] == 1
+    finally:
+        await alive.stop()
+
+
+async def test_a_node_stalled_inside_a_write_does_not_keep_its_tables_locked(
+    nodes: tuple[Store, Store],
+) -> None:
+    """A node paused (or cut off from PostgreSQL) between its fence and its commit holds
+    the fenced lease rows locked; PostgreSQL ends that transaction once it has been
+    idle a whole lease, so another node takes the table then, not when the node wakes
+    (which, cut off, may be never)."""
+    a, b = nodes
+    await a.write(WriteBatch(new_tables=[new_table("tab-5")], fences={"tab-5": 1}))
+    stalled = a.engine.connect()  # node a's own connection (its settings)
+    try:
+        stalled.begin()
+        fenced = stalled.execute(
+            _FENCE, {"ids": ["tab-5"], "epochs": [1], "node": "a", "ttl": TTL}
+        ).all()
+        assert [r.table_id for r in fenced] == ["tab-5"]  # renewed, row locked; a stalls
+        found = await asyncio.wait_for(b.acquire("tab-5"), 4 * TTL)
+        assert found is not None and found[1] == 2
+        with pytest.raises(sa.exc.DBAPIError, match="idle-in-transaction timeout") as woke:
+            stalled.commit()  # a wakes: its transaction was ended, nothing written
+        # A connection ended by the server: the writer tries again on a new one, where
+        # the fence finds the lease gone (refused, as for a node paused past its lease).
+        assert woke.value.connection_invalidated
+    finally:
+        stalled.close()

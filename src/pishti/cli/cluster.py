@@ -37,7 +37,7 @@ def cluster_command(
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        cluster.start()
+        cluster.start(say=typer.echo)
         typer.echo(f"Pishti cluster: {cluster.url}  (Ctrl-C stops it)")
         typer.echo(f"  PostgreSQL {cluster.postgres.url(cluster.database)}")
         for node in cluster.nodes:

@@ -34,11 +34,20 @@ def haproxy_config(
 
     Args:
         check_every_ms: milliseconds between two health checks of a node; a node is
-            out after 2 failed checks in a row, back after 2 good ones.
+            out after 3 failed checks in a row (refused, or no answer within 2 s), back
+            after 2 good ones.  A killed node is so out after 3 refused checks
+            (``3 * check_every_ms``), a paused one after 3 unanswered ones (about
+            ``3 * (2 s + check_every_ms)``).  A busy node on a loaded machine may take
+            over a second to answer; had one slow answer been enough, HAProxy would
+            mark it down and cut every session it carries (``on-marked-down
+            shutdown-sessions``), requests in flight included (measured: with
+            ``timeout check 1s`` and ``fall 2``, 1,000 tables on three nodes of a
+            machine at load average 15 had a live node marked down, its 139 sessions
+            cut, while the tables were being made).
         stats: ``host:port`` of HAProxy's statistics page, or None for none.
     """
     servers = "\n".join(
-        f"    server {n.name} {n.address} check inter {check_every_ms} fall 2 rise 2" for n in nodes
+        f"    server {n.name} {n.address} check inter {check_every_ms} fall 3 rise 2" for n in nodes
     )
     tracked = "\n".join(f"    server {n.name} {n.address} track tables/{n.name}" for n in nodes)
     stats_section = (
@@ -54,18 +63,27 @@ listen stats
     return f"""# Made by pishti (pishti.cluster.haproxy); docs/deploy.md explains each part.
 global
     maxconn 8000
+    # Sessions that end abnormally (cut, refused, timed out) are logged on stdout.
+    log stdout format raw local0
 
 defaults
     mode http
+    log global
+    option httplog
+    option dontlog-normal
     maxconn 8000
     option forwardfor
+    # One server connection per request: a node closes a connection idle for 5 s
+    # (uvicorn's keep-alive), and a request HAProxy sent on such a connection as it
+    # closed was cut with no answer (a POST is not retried).  Clients keep theirs.
+    option http-server-close
     option redispatch
     retries 2
     timeout connect 2s
     timeout client 60s
     timeout server 60s
     timeout tunnel 1h
-    timeout check 1s
+    timeout check 2s
     timeout http-keep-alive 10s
 
 frontend pishti

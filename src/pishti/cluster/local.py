@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import httpx
@@ -79,9 +79,21 @@ class Node:
         Raises:
             ClusterError: it exited or did not answer in ``timeout`` seconds.
         """
+        self.launch()
+        self.wait(timeout)
+
+    def launch(self) -> None:
+        """Start the process, not waiting for it (:meth:`wait`)."""
         cmd = [*SERVE, "--port", str(self.port), "--db", self.db_url, "--node", self.name]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen([*cmd, *self.args], stdout=log, stderr=subprocess.STDOUT)
+
+    def wait(self, timeout: float = 90.0) -> None:
+        """Wait until the launched process answers.
+
+        Raises:
+            ClusterError: it exited or did not answer in ``timeout`` seconds.
+        """
         try:
             wait_healthy(self.url, timeout, self.proc)
         except ClusterError:
@@ -154,22 +166,38 @@ class LocalCluster:
         """The cluster's address: HAProxy's."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> None:
-        """Start PostgreSQL (unless given), the nodes one by one, then HAProxy; return
-        once HAProxy answers.
+    def start(self, say: Callable[[str], None] = lambda _: None) -> None:
+        """Start PostgreSQL (unless given), the first node (it makes the schema), the
+        others together, then HAProxy; return once HAProxy answers.  ``say`` is told
+        each step as it begins (a line of text), for a person waiting.
 
         Raises:
             ClusterError: a process would not start.  PostgresError: PostgreSQL would not.
         """
         if self._own_postgres:
+            say(f"PostgreSQL: making its data folder in {self.postgres.folder} (initdb) ...")
             self.postgres.init()
+            say(f"PostgreSQL: starting on 127.0.0.1:{self.postgres.port} ...")
             self.postgres.start()
         db_url = self.postgres.create_database(self.database)
         self.nodes = [
             Node(f"n{i + 1}", db_url, self.folder, self.node_args) for i in range(self.node_count)
         ]
-        for node in self.nodes:
-            node.start()  # one by one: the first makes the schema
+        first, *others = self.nodes
+        say(f"node {first.name}: starting on {first.url}, making the schema ...")
+        first.start()
+        if others:
+            say(f"nodes {', '.join(n.name for n in others)}: starting ...")
+        for node in others:
+            node.launch()
+        try:
+            for node in others:
+                node.wait()
+        except ClusterError:
+            for node in others:
+                node.stop()
+            raise
+        say(f"HAProxy: starting on {self.url} ...")
         self.start_haproxy()
 
     def start_haproxy(self, timeout: float = 30.0) -> None:

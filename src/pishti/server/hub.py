@@ -30,6 +30,7 @@ from pishti.server.clock import AsyncioScheduler, Scheduler
 from pishti.server.config import ServerConfig
 from pishti.server.connection import Connection, Socket
 from pishti.server.leases import Leases
+from pishti.server.reactions import Reactions
 from pishti.server.registry import Registry
 from pishti.server.session import Session
 from pishti.server.store import Store, sync_url
@@ -88,9 +89,12 @@ class Hub:
             # file, whose errors (a full disk) are not worth a minute's wait.
             retry_for=config.db_retry if self.leases is not None else 0.0,
         )
+        self.reactions = Reactions(lambda: self.scheduler.now())
+        """Quick reactions: the rate limit per person, the relay (never in the log)."""
         self._renewer: asyncio.Task[None] | None = None
         self.handed_over = 0
         self.leases_lost = 0
+        self.taken_up = 0
         self.registry = Registry(
             config,
             self.store,
@@ -164,10 +168,29 @@ class Hub:
     # -- leases (PostgreSQL nodes) ---------------------------------------------------
 
     async def _renew_leases(self, leases: Leases) -> None:
-        """Renew this node's leases every ``ttl / 5`` seconds (:meth:`renew_leases`)."""
+        """Renew this node's leases every ``ttl / 5`` seconds (:meth:`renew_leases`),
+        and every ``ttl`` seconds take up the tables no node plays
+        (:meth:`take_up_orphans`)."""
+        rounds = 0
         while True:
             await asyncio.sleep(leases.renew_every)
             await self.renew_leases()
+            rounds += 1
+            if rounds % 5 == 0:
+                await self.take_up_orphans()
+
+    async def take_up_orphans(self) -> None:
+        """Take up the tables being played whose node died and that nobody asked for
+        since (:meth:`Registry.take_up_orphans`), so that a match of bots alone
+        finishes too.  A database error is logged."""
+        try:
+            taken = await self.registry.take_up_orphans()
+        except Exception as exc:
+            log.warning("looking for tables no node plays failed: %s", exc)
+            return
+        if taken:
+            self.taken_up += taken
+            log.info("took up %d tables no node played", taken)
 
     async def renew_leases(self) -> None:
         """Renew this node's leases once; drop the tables whose lease is lost, hand over
@@ -193,15 +216,15 @@ class Hub:
 
     async def hand_over(self, table_id: str) -> None:
         """Give a table another node asked for (:mod:`pishti.server.leases`): close its
-        sockets (1012, the clients reconnect), stop it, commit what it queued, then
-        let its lease go.  Requests for it meanwhile are answered "retry"."""
+        sockets, seats' and spectators' (1012, the clients reconnect), stop it, commit
+        what it queued, then let its lease go.  Requests for it meanwhile are answered
+        "retry"."""
         leases = self.leases
         if leases is None or table_id not in leases.held:
             return
         leases.releasing.add(table_id)
         try:
-            for conn in self.conns.pop(table_id, {}).values():
-                conn.close(1012, "the table moves to another node: reconnect")
+            self._close_sockets(table_id, 1012, "the table moves to another node: reconnect")
             self.registry.unload(table_id)
             await self.writer.flush()
             epoch = leases.held.pop(table_id, None)
@@ -216,14 +239,23 @@ class Hub:
 
     def _on_lease_lost(self, table_ids: set[str]) -> None:
         """Another node holds these tables now: drop them (they write nothing more)
-        and close their sockets (1012); the clients reconnect to the new owner."""
+        and close their sockets, seats' and spectators' (1012); the clients reconnect
+        to the new owner."""
         for table_id in table_ids:
             if table_id in self.tables:  # counted once, while it was played here
                 self.leases_lost += 1
                 log.warning("the lease of table %s is lost: dropping it", table_id)
             self.registry.drop(table_id)
-            for conn in self.conns.pop(table_id, {}).values():
-                conn.close(1012, "the table moved to another node: reconnect")
+            self._close_sockets(table_id, 1012, "the table moved to another node: reconnect")
+
+    def _close_sockets(self, table_id: str, code: int, reason: str) -> None:
+        """Close every socket of a table this node no longer plays, the seats' and the
+        spectators' alike (``code``: 1012 when it moved to another node, 1011 after an
+        error); their clients reconnect, to whichever node plays it then."""
+        for conn in self.conns.pop(table_id, {}).values():
+            conn.close(code, reason)
+        for conn in self.watchers.pop(table_id, set()):
+            conn.close(code, reason)
 
     # -- tables ------------------------------------------------------------------
 
@@ -281,10 +313,7 @@ class Hub:
         """Drop tables whose changes could not be committed; they reload from the database."""
         for table_id in table_ids:
             self.registry.drop(table_id)
-            for conn in self.conns.pop(table_id, {}).values():
-                conn.close(1011, "server error: reconnect")
-            for conn in self.watchers.pop(table_id, set()):
-                conn.close(1011, "server error: reconnect")
+            self._close_sockets(table_id, 1011, "server error: reconnect")
 
     # -- connections -----------------------------------------------------------------
 
@@ -351,6 +380,20 @@ class Hub:
 
         self.writer.after(ready)
 
+    def react(self, table: Table, seat: int, preset: str) -> None:
+        """Relay the quick reaction ``preset`` of the person at ``seat`` to every seat and
+        spectator of ``table`` (see :meth:`Reactions.send`).  Never committed or numbered.
+
+        Raises:
+            TableError: ``bad_state`` outside a match, ``rate_limited`` too soon after the
+                person's last reaction.
+        """
+        targets = [
+            *self.conns.get(table.table_id, {}).values(),
+            *self.watchers.get(table.table_id, ()),
+        ]
+        self.reactions.send(table, seat, preset, targets)
+
     def _count_watchers(self, table: Table) -> None:
         """Set the table's count of spectators and tell every seat and spectator."""
         watching = self.watchers.get(table.table_id, set())
@@ -398,6 +441,7 @@ class Hub:
                 "leases": len(self.leases.held),
                 "leases_lost": self.leases_lost,
                 "handed_over": self.handed_over,
+                "taken_up": self.taken_up,
                 "writes_refused": self.leases.refused,
                 "commit_retries": self.writer.retries,
             }

@@ -85,6 +85,16 @@ class Leases:
     refused: int = 0
 
     @property
+    def orphan_after(self) -> float:
+        """Seconds a table being played must have had its lease expired before a node
+        takes it up unasked (:meth:`pishti.server.registry.Registry.take_up_orphans`):
+        six leases, time for HAProxy to notice a dead or paused node and for its
+        people to reconnect, so that the node they reach takes it first (a table taken
+        up while its people were still stuck on a paused node would start their holds
+        where they cannot reconnect)."""
+        return 6 * self.ttl
+
+    @property
     def renew_every(self) -> float:
         """Seconds between two renewals: a fifth of the lease, so that a slow database
         or a busy node misses a few before a lease expires."""

@@ -109,6 +109,25 @@ class Registry:
                 resumed += 1
         return resumed
 
+    async def take_up_orphans(self, limit: int = 100) -> int:
+        """Take up the tables being played that no node plays and nobody asked for
+        (PostgreSQL nodes: their lease expired over ``orphan_after`` seconds ago, say
+        their node died while only bots sat there) and restore them as a restart does
+        (clocks, holds, bots resume); returns how many.  A person who asks another
+        node for one later gets it handed over there (:mod:`pishti.server.leases`)."""
+        if self.leases is None:
+            return 0
+        taken = 0
+        for table_id in await self.store.orphans(self.leases.orphan_after, limit):
+            if table_id in self.tables or table_id in self.leases.releasing:
+                continue
+            try:
+                if await self.table(table_id, ask=False) is not None:
+                    taken += 1
+            except NotOwner:
+                pass  # another node took it first
+        return taken
+
     def start_unloading(self) -> None:
         """Start the timer that unloads idle tables."""
         every = min(60.0, max(0.05, self.config.idle_unload / 2))
@@ -195,6 +214,7 @@ class Registry:
                 stored.seed,
                 stored.changes,
                 stored.versions,
+                seqs=stored.seqs,
                 **self._options(),
             )
         except CorruptLog:
@@ -204,8 +224,12 @@ class Registry:
         table.resume()
         return table
 
-    async def table(self, table_id: str) -> Table | None:
+    async def table(self, table_id: str, *, ask: bool = True) -> Table | None:
         """The table ``table_id``, loaded from the database if it is not in memory; None if none.
+
+        Args:
+            ask: on PostgreSQL nodes, ask the node that holds the table to hand it
+                over (a request for it came here); False leaves it be.
 
         Raises:
             NotOwner: another node plays it (PostgreSQL nodes), or this node is
@@ -226,7 +250,7 @@ class Registry:
         try:
             table = self.tables.get(table_id)
             if table is None:
-                table = await self._load(table_id)
+                table = await self._load(table_id, ask)
             future.set_result(table)
         except BaseException as exc:
             future.set_exception(exc)
@@ -236,11 +260,11 @@ class Registry:
             del self._loading[table_id]
         return table
 
-    async def _load(self, table_id: str) -> Table | None:
+    async def _load(self, table_id: str, ask: bool) -> Table | None:
         if self.leases is None:
             stored = await self.store.load(table_id)
             return None if stored is None else self._restore(stored)
-        found = await self.store.acquire(table_id)
+        found = await self.store.acquire(table_id, ask=ask)
         if found is None:
             return None
         stored, epoch = found
@@ -266,6 +290,7 @@ class Registry:
             # Not renewed before its row is committed (a renewal would find no row and
             # take the lease for lost), and let go right after.
             self.leases.releasing.add(table_id)
+        table.draw_first_seed()  # R11.1: committed to before any seat seed is sent
         token = secrets.token_urlsafe(24)
         seat = table.sit(name, hash_token(token), 0)
         try:

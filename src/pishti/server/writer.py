@@ -185,7 +185,12 @@ class Writer:
             except LeaseLost as lost:
                 batch = self._refuse(batch, lost)
                 continue
-            except sa.exc.OperationalError as exc:
+            except sa.exc.DBAPIError as exc:
+                # Unreachable, or the connection ended by the server (a restart, or a
+                # transaction that stalled past a lease): the next try reconnects.
+                if not isinstance(exc, sa.exc.OperationalError) and not exc.connection_invalidated:
+                    self._fail(batch, exc)
+                    return
                 if time.monotonic() >= give_up:
                     self._fail(batch, exc)
                     return

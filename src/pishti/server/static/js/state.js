@@ -9,6 +9,12 @@ export function teamOf(seat, players) {
   return players === 2 ? seat : seat % 2;
 }
 
+/** Whether it is this page's seat to play: never for a spectator (no seat), even when no seat is (R7.5). */
+export function isMyTurn(state) {
+  const view = state.view;
+  return state.seat !== null && Boolean(view) && view.to_play === state.seat && !view.finished;
+}
+
 export function emptyState() {
   return {
     seq: 0,
@@ -86,7 +92,8 @@ function takeSnapshot(state, body) {
  * `{kind: "snapshot"}`, `{kind: "played", seat, card}`, `{kind: "captured", ...}`,
  * `{kind: "pishti", jack, seat, team, card}`, `{kind: "counted", deck}`,
  * `{kind: "over"}`, `{kind: "timeout", seat}`, `{kind: "resync"}`,
- * `{kind: "error", code, message, ref}`, `{kind: "seat_lost"}`, `{kind: "turn"}`.
+ * `{kind: "error", code, message, ref}`, `{kind: "seat_lost"}`, `{kind: "turn"}`,
+ * `{kind: "reaction", seat, reaction}` (a quick reaction, not an event).
  */
 export function apply(state, msg) {
   const effects = [];
@@ -119,7 +126,16 @@ export function apply(state, msg) {
       if (state.table) state.table.watchers = msg.count;
       effects.push({ kind: "watchers" });
       break;
+    case "reaction":
+      // A quick reaction from a person at the table: not an event, it changes nothing.
+      effects.push({ kind: "reaction", seat: msg.seat, reaction: msg.reaction });
+      break;
     case "error":
+      if (msg.ref === "react") {
+        // A refused reaction changes nothing; a play sent meanwhile is still pending.
+        effects.push({ kind: "error", code: msg.code, message: msg.message, ref: msg.ref });
+        break;
+      }
       state.pending = null;
       effects.push({ kind: "error", code: msg.code, message: msg.message, ref: msg.ref });
       break;
@@ -135,7 +151,7 @@ function applyEvent(state, e, effects) {
   if (!state.view && GAME_EVENTS.has(e.type)) state.view = freshView(state);
   const view = state.view;
   const players = table.players;
-  const myTurnBefore = view && view.to_play === state.seat;
+  const myTurnBefore = isMyTurn(state);
   switch (e.type) {
     case "seat_changed": {
       const seat = e.seat;
@@ -206,6 +222,7 @@ function applyEvent(state, e, effects) {
     case "rematch":
       table.deck_counts = [];
       table.winner = null;
+      state.recent = []; // the record of plays is the new match's only
       effects.push({ kind: "rematch" });
       break;
     case "deck_started":
@@ -306,7 +323,7 @@ function applyEvent(state, e, effects) {
     default:
       break;
   }
-  if (view && !myTurnBefore && view.to_play === state.seat && !view.finished) {
+  if (!myTurnBefore && isMyTurn(state)) {
     effects.push({ kind: "turn" });
   }
 }

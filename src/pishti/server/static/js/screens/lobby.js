@@ -41,7 +41,7 @@ export class LobbyScreen {
       h(
         "h1",
         { id: "lobby-title", tabindex: "-1" },
-        t(this.ctx.visitor && table.status === "playing" ? "lobby.playing_title" : "lobby.title"),
+        t(!this.ctx.visitor || table.status === "waiting" ? "lobby.title" : `lobby.${table.status}_title`),
       ),
       h(
         "p",
@@ -272,7 +272,7 @@ export class LobbyScreen {
         h(
           "p",
           { class: table.status === "playing" ? "match-on" : "form-error", role: notice ? null : "status" },
-          t(table.status === "finished" ? "lobby.finished" : "lobby.playing"),
+          t(table.status === "finished" ? "lobby.finished" : table.watching === false ? "lobby.playing_no_watch" : "lobby.playing"),
         ),
         h("a", { class: "button", href: "/" }, t("end.new_table")),
       );

@@ -72,7 +72,19 @@ export class MeScreen {
               h("td", {}, m.opponents.map(who).join(", ")),
               h("td", {}, `${m.score[0]}–${m.score[1]}`),
               h("td", {}, t(`me.result.${m.result}`)),
-              h("td", {}, h("a", { href: m.replay }, t("me.replay_link"))),
+              // Each link named by its match: a list of links read out is not ten times "Replay".
+              h(
+                "td",
+                {},
+                h(
+                  "a",
+                  {
+                    href: m.replay,
+                    "aria-label": t("me.replay_label", { opponents: m.opponents.map(who).join(", "), when: date(m.finished) }),
+                  },
+                  t("me.replay_link"),
+                ),
+              ),
             ),
           ),
         ),

@@ -4,12 +4,13 @@
 
 import { cardBack, cardFace, cardName } from "../cards.js";
 import { t } from "../i18n.js";
-import { clockLeft, OUTCOME, pauseLeft, runningTotals, teamOf } from "../state.js";
+import { clockLeft, isMyTurn, OUTCOME, pauseLeft, runningTotals, teamOf } from "../state.js";
 import { TableView } from "../table3d/switch.js";
 import { ring, setRing } from "../ui/clock.js";
 import { countTable } from "../ui/countTable.js";
 import { announce, focusLost, h, replace } from "../ui/dom.js";
 import { pishtiBurst, sweep } from "../ui/effects.js";
+import { Reactions } from "../ui/reactions.js";
 import { initials, position, seatName, teamLabel } from "../ui/seats.js";
 import { sound } from "../ui/sound.js";
 
@@ -21,7 +22,7 @@ const SHOWN_RECORD_CARDS = 3;
 const TICK_SECONDS = 5;
 
 export class TableScreen {
-  constructor(root, { actions, store }) {
+  constructor(root, { actions, store, tableId }) {
     this.actions = actions;
     this.store = store;
     this.focusCard = null;
@@ -29,6 +30,13 @@ export class TableScreen {
     this.lastDeckShown = null;
 
     this.scorebar = h("div", { class: "scorebar" });
+    // Quick reactions: a palette in the bar, each shown over its sender's avatar.
+    this.reactions = new Reactions({
+      tableId,
+      send: (preset) => this.actions.react(preset),
+      seatEl: (seat) => this.seatEls[seat] || null,
+      notice: (text) => this.showNotice(text, 3000),
+    });
     this.felt = h("div", { class: "felt" });
     this.center = h("div", { class: "center" });
     this.effects = h("div", { class: "effects" });
@@ -48,6 +56,8 @@ export class TableScreen {
       "aria-describedby": "hand-keys",
       on: { keydown: (e) => this.onHandKey(e) },
     });
+    // How to play by the keyboard: a player's hint, nothing for a spectator (rendered hidden then).
+    this.handKeys = h("p", { class: "visually-hidden", id: "hand-keys" }, t("table.hand_keys"));
     this.autopilot = h("div", { class: "autopilot-banner", role: "status" });
     this.dialog = h("dialog", { class: "count-dialog", id: "count-dialog", "aria-labelledby": "count-dialog-title" });
     this.dialog.addEventListener("close", () => {
@@ -107,11 +117,12 @@ export class TableScreen {
         this.turnLine,
         this.notice,
         this.hand,
-        h("p", { class: "visually-hidden", id: "hand-keys" }, t("table.hand_keys")),
+        this.handKeys,
         this.autopilot,
       ),
       this.dialog,
       this.leaveDialog,
+      this.reactions.live,
     );
     root.replaceChildren(this.section);
 
@@ -124,6 +135,7 @@ export class TableScreen {
 
   destroy() {
     this.view.destroy();
+    this.reactions.destroy();
     document.removeEventListener("keydown", this.keyHandler);
     clearInterval(this.clockTimer);
     clearTimeout(this.noticeTimer);
@@ -134,6 +146,7 @@ export class TableScreen {
   update(state, effects = []) {
     const { table, view } = state;
     if (!table || !view) return;
+    this.reactions.update(state);
     this.renderScorebar(state);
     this.renderInfo(state);
     this.renderSeats(state);
@@ -154,9 +167,8 @@ export class TableScreen {
   keepFocus(state) {
     if (this.dialog.open || this.leaveDialog.open) return;
     if (!focusLost() && document.activeElement !== this.title) return;
-    const view = state.view;
     const card = this.hand.querySelector("button[tabindex='0']");
-    if (card && view.to_play === state.seat && !view.finished) card.focus();
+    if (card && isMyTurn(state)) card.focus();
     else if (focusLost()) this.title.focus();
   }
 
@@ -166,38 +178,30 @@ export class TableScreen {
     const { table, seat } = state;
     const order = seat === null ? [0, 1] : [teamOf(seat, table.players), 1 - teamOf(seat, table.players)];
     const totals = runningTotals(state); // pishti points count at once (R4.7)
-    replace(
-      this.scorebar,
-      h(
-        "div",
-        { class: "scores", id: "scores" },
-        order.map((team) =>
-          h(
-            "div",
-            { class: `score team-${team === order[0] ? "us" : "them"}`, dataset: { team: String(team) } },
-            h("span", { class: "score-label" }, teamLabel(table, team, seat)),
-            h("span", { class: "score-value" }, String(totals[team])),
-          ),
-        ),
-      ),
-      h(
-        "div",
-        { class: "bar-actions" },
+    // The bar's buttons are drawn again each time; the reactions' box stays, so that
+    // focus stays in its palette while the table changes.
+    const actions = this.scorebar.querySelector(".bar-actions") || h("div", { class: "bar-actions" }, this.reactions.box);
+    for (const node of [...actions.childNodes]) if (node !== this.reactions.box) node.remove();
+    actions.append(h("button", { type: "button", id: "show-counts", on: { click: () => this.showHistory() } }, t("table.scores")));
+    // A spectator holds no seat to give up (R7.5): no Leave for them.
+    if (seat !== null) {
+      actions.append(h("button", { type: "button", class: "quiet", id: "leave", on: { click: () => this.leave() } }, t("table.leave")));
+    }
+    const scores = h(
+      "div",
+      { class: "scores", id: "scores" },
+      order.map((team) =>
         h(
-          "button",
-          { type: "button", id: "show-counts", on: { click: () => this.showHistory() } },
-          t("table.scores"),
+          "div",
+          { class: `score team-${team === order[0] ? "us" : "them"}`, dataset: { team: String(team) } },
+          h("span", { class: "score-label" }, teamLabel(table, team, seat)),
+          h("span", { class: "score-value" }, String(totals[team])),
         ),
-        // A spectator holds no seat to give up (R7.5): no Leave for them.
-        seat === null
-          ? null
-          : h(
-              "button",
-              { type: "button", class: "quiet", id: "leave", on: { click: () => this.leave() } },
-              t("table.leave"),
-            ),
       ),
     );
+    const old = this.scorebar.querySelector("#scores");
+    if (old) old.replaceWith(scores);
+    else this.scorebar.append(scores, actions);
   }
 
   renderInfo(state) {
@@ -269,6 +273,7 @@ export class TableScreen {
         backs.length ? h("div", { class: "mini-hand", "aria-hidden": "true" }, backs) : null,
       );
       this.seatEls[s] = el;
+      this.reactions.decorate(el, s, state);
       this.felt.append(el);
     }
   }
@@ -434,8 +439,9 @@ export class TableScreen {
 
   renderHand(state) {
     const { table, view, seat: me } = state;
+    this.handKeys.hidden = me === null;
     const mySeat = table.seats[me] || {};
-    const myTurn = view.to_play === me && !view.finished && !state.seatLost;
+    const myTurn = isMyTurn(state) && !state.seatLost;
     // On autopilot a card played by hand also takes the seat back (R7.3).
     const canPlay = myTurn && !state.pending;
     const hadFocus = this.hand.contains(document.activeElement);
@@ -527,7 +533,8 @@ export class TableScreen {
     if (pauseNote) {
       const pause = state.table && state.table.pause;
       const left = pause && pause.deck === this.dialogDeck ? pauseLeft(state) : null;
-      pauseNote.textContent = left === null ? "" : t("pause.next_deal", { s: Math.ceil(left) });
+      const key = state.seat === null ? "pause.next_deal_watch" : "pause.next_deal";
+      pauseNote.textContent = left === null ? "" : t(key, { s: Math.ceil(left) });
     }
     if (myClock && left <= TICK_SECONDS && left > 0) {
       const second = Math.ceil(left);
@@ -583,6 +590,12 @@ export class TableScreen {
       case "counted":
         this.showCount(effect.deck);
         break;
+      case "reaction":
+        this.reactions.show(effect, state);
+        break;
+      case "error":
+        if (effect.ref === "react") this.reactions.refused(effect);
+        break;
       default:
         break;
     }
@@ -598,7 +611,8 @@ export class TableScreen {
     this.openDialog(
       t("count.title", { n: deck + 1 }),
       [countTable(state.table, count, state.seat, { caption: false }), h("p", { class: "pause-note", id: "pause-note" })],
-      t("count.continue"),
+      // A spectator's Continue would count for nothing: the dialog only closes (R7.8).
+      t(state.seat === null ? "count.close" : "count.continue"),
     );
     this.dialogDeck = deck;
     this.tickClock();

@@ -7,7 +7,7 @@
 // stays underneath: keyboard focus on a hand button lifts that card here.
 
 import * as THREE from "../vendor/three/three.module.js";
-import { OUTCOME, teamOf } from "../state.js";
+import { isMyTurn, OUTCOME, teamOf } from "../state.js";
 import { position } from "../ui/seats.js";
 import { drawBack, drawFace, drawFelt, drawShade, drawWood } from "./textures.js";
 
@@ -43,6 +43,11 @@ function softwareRenderer(gl) {
   const info = gl.getExtension("WEBGL_debug_renderer_info");
   const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : "";
   return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+}
+
+/** Whether the player asked for less motion (the system's setting): then every card is put in its place at once. */
+function reducedMotion() {
+  return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
 function quat(x = 0, y = 0, z = 0) {
@@ -517,7 +522,7 @@ export class TableScene {
     // Your hand: in front of you, tilted up to be read, like cards held in a hand.
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".hand-card");
     const focusCard = focused ? focused.dataset.card : null;
-    const myTurn = view.to_play === state.seat && !view.finished && !state.seatLost;
+    const myTurn = isMyTurn(state) && !state.seatLost;
     const canPlay = myTurn && !state.pending;
     const hoverCard = this.hover;
     const hand = this.handPlaces(view.hand.length);
@@ -537,9 +542,10 @@ export class TableScene {
       });
     });
 
-    // The other seats' hands: backs, held up towards their chairs.
+    // The other seats' hands: backs, held up towards their chairs (a spectator, at no
+    // seat, sees the bottom seat's hand as backs too).
     for (let s = 0; s < players; s += 1) {
-      if (s === me) continue;
+      if (s === state.seat) continue;
       const n = view.hand_sizes[s] ?? 0;
       for (let i = 0; i < n; i += 1) {
         const x = (i - (n - 1) / 2) * 0.62;
@@ -648,13 +654,13 @@ export class TableScene {
 
   /** Bring the keyed cards to their places: new ones come from where the effects say. */
   place(wanted, { captured, myTeam }) {
-    const snap = this.snap;
+    const snap = this.snap || reducedMotion();
     this.snap = false;
     const gone = new Map(); // cards taken away now: a card played from your hand starts where it was
     for (const [key, item] of this.items) {
       if (wanted.has(key) || item.dying) continue;
       // A captured pile sweeps to the capturing team's stack; anything else just goes.
-      if (captured && key.startsWith("p:")) {
+      if (captured && key.startsWith("p:") && !snap) {
         const side = this.side(captured.team === myTeam);
         item.pos = side.taken.clone().setY(0.4);
         item.quat = quat(0, 0, Math.PI);
