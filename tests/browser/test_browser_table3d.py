@@ -29,6 +29,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 SETTLED = "() => Boolean(window.pishtiScene && window.pishtiScene.settled())"
+NO_EFFECTS = "() => !document.querySelector('.effects > *')"
 HAND_SETTLED = "() => Boolean(window.pishtiScene && window.pishtiScene.settled(true))"
 
 # The table as the page holds it (the accessible 2D layer) and as the scene draws it.
@@ -249,6 +250,8 @@ class ScenePlayer(Player):
             self.switch_and_back()
         if check_pixels:
             self.hand_pixels(hand)
+            # No "Pişti!" burst over the middle in either picture: only the pile's cards.
+            page.wait_for_function(NO_EFFECTS, timeout=30_000)
             top_before = page.get_attribute("#pile", "data-top")
             before = self.pile_region()
         if self.seen.plays == 6 and self.shots is not None:
@@ -267,6 +270,8 @@ class ScenePlayer(Player):
         )
         if check_pixels:
             page.wait_for_function(SETTLED, polling=50, timeout=30_000)
+            # A bot's pishti on the card just played bursts over the pile (a flaky failure).
+            page.wait_for_function(NO_EFFECTS, timeout=30_000)
             after = self.pile_region()
             top_after = page.get_attribute("#pile", "data-top")
             # The bots answer at once: the top card may have changed more than once.
