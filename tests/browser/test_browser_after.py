@@ -4,6 +4,7 @@ against the record (R10); a record file opened from disk; no record of a match i
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import time
 import urllib.error
@@ -17,7 +18,7 @@ from test_browser_accessibility import AUDIT, AXE
 
 from conftest import start_server, stop_server
 from pishti.engine import card_text
-from pishti.records import MatchRecord, read_record, replay
+from pishti.records import MatchRecord, dumps_record, read_record, replay
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -75,9 +76,30 @@ def test_the_replay_stepped_by_keyboard_shows_the_record(finished: Any, server: 
     page, table_id, path = finished
     record = read_record(path)
     counts = replay_json(path)["decks"]
+    winner = ["Alice", "Bot 2"][replay_json(path)["winner"]]
+    # The replay names the winner as the end screen does (it once said "Team 2 won."
+    # where the end screen said "Bot 2 won.").
+    assert page.inner_text("#end-title") == ("You won!" if winner == "Alice" else "Bot 2 won.")
     page.click("#open-replay")
     page.wait_for_url(f"**/r/{table_id}/1")
     page.wait_for_selector("#replay-where")
+    assert page.inner_text("#replay-result") == f"{winner} won."
+    assert page.inner_text(".replay-seat[data-seat='1'] .replay-name b") == "Bot 2"
+    # The controls are drawn, not characters (⏮ ⏵ ⏭ showed as empty boxes in Debian's
+    # Chromium), each named for assistive technology, each icon a drawn 16 px shape.
+    controls = page.evaluate(
+        """() => [...document.querySelectorAll('.replay-controls button')].map(b => ({
+            label: b.getAttribute('aria-label'), text: b.textContent,
+            width: b.querySelector('svg[aria-hidden=true] path')?.getBBox().width }))"""
+    )
+    assert [c["label"] for c in controls] == [
+        "To the start (Home)",
+        "One play back (←)",
+        "Play automatically (space)",
+        "One play forward (→)",
+        "To the end (End)",
+    ]
+    assert all(c["text"] == "" and c["width"] >= 10 for c in controls), controls
     first = page.evaluate(READ_STEP)
     assert first["where"] == [1, 0]
     assert first["hands"] == _state(record, 0, 0)["hands"]
@@ -185,7 +207,7 @@ def test_the_analysis_asked_for_and_shown(finished: Any, server: str) -> None:
 
 
 def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str) -> None:
-    _page, _table_id, path = finished
+    _page, table_id, path = finished
     record = read_record(path)
     context = browser.new_context(
         base_url=server, viewport={"width": 390, "height": 844}, locale="tr-TR"
@@ -218,6 +240,30 @@ def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str
         shown = page.evaluate(READ_STEP)
         assert shown["where"] == [len(record.decks), 48]
         assert shown["scores"] == replay_json(path)["totals"]
+        team = replay_json(path)["winner"] + 1
+        assert page.inner_text("#replay-result") == f"{team}. yer kazandı."  # no names
+        # The file analysed on asking, as the server analyses a finished match: the same
+        # analysis as the stored one of this match (asked for by the test before).
+        assert "istediğinizde bu kayıt sunucuya gönderilir" in page.inner_text("#analysis-what")
+        page.click("#analysis-ask")
+        page.wait_for_selector("#analysis-summary", timeout=180_000)
+        digest = hashlib.sha256(dumps_record(record).encode()).hexdigest()
+        with urllib.request.urlopen(f"{server}/api/analysis/{digest}") as r:
+            from_file = json.load(r)
+        with urllib.request.urlopen(f"{server}/api/tables/{table_id}/analysis?match=1") as r:
+            stored = json.load(r)
+        assert from_file["status"] == stored["status"] == "done"
+        assert from_file["analysis"] == stored["analysis"]
+        rows = page.locator("#analysis-summary tbody tr")
+        seat0 = stored["analysis"]["seats"][0]
+        assert (
+            rows.nth(0).locator("td").nth(0).inner_text()
+            == f"{seat0['matches_expert']}/{seat0['choices']}"
+        )
+        # The server's replay names the winner in Turkish as the end screen does.
+        page.goto(f"/r/{table_id}/1")
+        page.wait_for_selector("#replay-where")
+        assert page.inner_text("#replay-result") == f"{['Alice', 'Bot 2'][team - 1]} kazandı."
     finally:
         context.close()
     assert errors == []

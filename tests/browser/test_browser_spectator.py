@@ -17,6 +17,16 @@ RECORD_ANNOUNCEMENTS = """() => {
     .observe(region, { childList: true, characterData: true, subtree: true });
 }"""
 
+# Keeps every message a page sends on its WebSockets, in order, in ``window.sentMessages``.
+RECORD_SENT = """
+window.sentMessages = [];
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  window.sentMessages.push(JSON.parse(data).type);
+  return send.call(this, data);
+};
+"""
+
 
 def test_a_spectator_watches_a_match_with_bots_to_the_end(
     open_page: Any, screenshots: Path
@@ -32,6 +42,7 @@ def test_a_spectator_watches_a_match_with_bots_to_the_end(
 
     # A small window (a laptop at 200% zoom): the spectator's "Team 1"/"Team 2" scores fit.
     page = open_page(label="spectator", viewport={"width": 640, "height": 400})
+    page.add_init_script(RECORD_SENT)
     page.goto(watch)
     page.wait_for_selector(".lobby-screen")
     page.evaluate(RECORD_ANNOUNCEMENTS)
@@ -75,6 +86,16 @@ def test_a_spectator_watches_a_match_with_bots_to_the_end(
     )
     assert page.locator("#download-record").is_visible()
     assert page.locator("#rematch").count() == 0
+    # Closing the page: a seat says `closing` (its hold is short, R7.4); a spectator,
+    # which holds no seat and would be refused, says nothing.
+    page.evaluate("window.dispatchEvent(new Event('pagehide'))")
+    sent = page.evaluate("window.sentMessages")
+    assert sent[0] == "watch" and "closing" not in sent
+    owner_page.add_init_script(RECORD_SENT)
+    owner_page.reload()
+    owner_page.wait_for_selector("#end-title")
+    owner_page.evaluate("window.dispatchEvent(new Event('pagehide'))")
+    assert owner_page.evaluate("window.sentMessages")[-1] == "closing"
     # Never "Your turn" to a spectator (it was said at every deck's end, where no seat is to play).
     announced = page.evaluate("() => window.announced")
     assert any("played" in a for a in announced), announced[:5]

@@ -91,11 +91,36 @@ def test_one_card_swapped(tmp_path: Path) -> None:
     bad = [line for line in lines if "DIFFERS" in line]
     a, b = RECORD["decks"][1]["deals"][1][0][0], RECORD["decks"][1]["deals"][1][1][0]
     seat0 = " ".join(RECORD["decks"][1]["deals"][1][0])
+    seat1 = " ".join(RECORD["decks"][1]["deals"][1][1])
     assert bad == [
         f"deck 2: DIFFERS: deal 2, seat 0: the record has {seat0.replace(a, b, 1)}, "
-        f"the seeds deal {seat0}"
+        f"the seeds deal {seat0} (the seeds deal {b} to seat 1); "
+        f"seat 1: the record has {seat1.replace(b, a, 1)}, the seeds deal {seat1} "
+        f"(the seeds deal {a} to seat 0)"
     ]
     assert err.strip() == f"NOT VERIFIED: 1 of {len(RECORD['decks']) + 2} checks differ"
+
+
+def test_cards_swapped_between_hands_that_no_longer_replay(tmp_path: Path) -> None:
+    """The hands' cards swapped, the plays left as they were: the deals are still checked
+    deck by deck, the deck that differs is named, then why the plays do not replay."""
+    data = copy.deepcopy(RECORD)
+    deal = data["decks"][1]["deals"][1]
+    a, b = deal[0][0], deal[1][0]
+    deal[0][0], deal[1][0] = b, a
+    code, lines, err = _verify(tmp_path, data)
+    assert code == 1
+    assert len(lines) == 2 + len(RECORD["decks"])
+    bad = [line for line in lines if "DIFFERS" in line]
+    assert len(bad) == 1
+    assert bad[0].startswith("deck 2: DIFFERS: deal 2, seat 0: the record has ")
+    assert f"(the seeds deal {b} to seat 1); seat 1: " in bad[0]
+    assert bad[0].endswith(f"(the seeds deal {a} to seat 0)")
+    n = len(RECORD["decks"]) + 2
+    assert err.splitlines() == [
+        f"NOT VERIFIED: 1 of {n} checks differ",
+        f"NOT VERIFIED: the record does not replay: deck 2, play 18: seat 0 does not hold {a}",
+    ]
 
 
 def test_wrong_server_seed(tmp_path: Path) -> None:

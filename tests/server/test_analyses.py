@@ -11,7 +11,7 @@ import pytest
 
 from pishti.analysis import analyse_record
 from pishti.records import MatchRecord, dumps_record, read_record
-from pishti.server.analyses import Analyses, AnalysisBusy
+from pishti.server.analyses import Analyses, AnalysisBusy, record_key
 from pishti.server.store import Store, WriteBatch
 from tests.server.test_store import new_table
 
@@ -60,6 +60,18 @@ async def test_analyses_wait_their_turn_run_in_workers_and_are_stored(db_url: st
             assert stored is not None
             assert json.loads(stored) == analyse_record(record, samples=2, seed=4, expert_samples=1)
         assert await store.analysis("t1", 2) is None
+        # A record file's analysis (keep): the same analysis, kept in memory, not stored.
+        key = record_key("ab" * 32)
+        third = _short(2)
+        assert analyses.request(key, dumps_record(third), keep=True)["status"] == "queued"
+        for _ in range(1200):
+            if analyses.status(key) is None:
+                break
+            await asyncio.sleep(0.1)
+        kept_text = analyses.kept(key)
+        assert kept_text is not None
+        assert json.loads(kept_text) == analyse_record(third, samples=2, seed=4, expert_samples=1)
+        assert await store.analysis(*key) is None
         # Stored once: a second save of the same match keeps the first.
         kept = await store.analysis("t1", 1)
         await store.save_analysis("t1", 1, "{}")

@@ -27,6 +27,8 @@ from pishti.server.changes import (
     Rematch,
     Replace,
     Resume,
+    SeatSeed,
+    ServerSeed,
     Sit,
     Start,
     Watching,
@@ -67,6 +69,10 @@ LAYOUT = DeckLayout(
         Start((LAYOUT,), ("ab" * 16, "cd" * 16, "ef" * 16, "01" * 16)),
         Rematch(seeds=("00" * 16, "11" * 16)),
         Watching(False),
+        ServerSeed(1, "5a" * 32),
+        SeatSeed(3, "c4" * 16),
+        Start(seeds=("ab" * 16, "cd" * 16), next_seed="e7" * 32),
+        Rematch((LAYOUT,), ("00" * 16, "11" * 16), "9f" * 32),
     ],
 )
 def test_every_change_reads_back_from_its_stored_json(change: Change) -> None:
@@ -87,6 +93,8 @@ def test_every_kind_is_listed_once() -> None:
         "rematch",
         "replace",
         "resume",
+        "seat_seed",
+        "server_seed",
         "sit",
         "start",
         "watching",
@@ -103,7 +111,11 @@ def test_a_deck_layout_is_stored_as_card_text() -> None:
 @pytest.mark.parametrize(
     ("data", "version", "message"),
     [
-        ({"kind": "start"}, 4, "version 4 is not one this server reads (1 to 3)"),
+        ({"kind": "start"}, 5, "version 5 is not one this server reads (1 to 4)"),
+        ({"kind": "server_seed", "match": 1, "seed": "ab" * 32}, 3, "unknown change 'server"),
+        ({"kind": "server_seed", "match": 1, "seed": "ab" * 16}, 4, "'seed' must be 64 lower"),
+        ({"kind": "seat_seed", "seat": 1, "seed": "AB" * 16}, 4, "'seed' must be 32 lower"),
+        ({"kind": "rematch", "next_server_seed": "x"}, 4, "'next_server_seed' must be 64"),
         ({"kind": "ready", "seat": 0}, 2, "unknown change 'ready'"),
         ({"kind": "deal", "reason": "soon"}, 3, "'reason' must be one of"),
         ({"kind": "start"}, 0, "version 0 is not one this server reads"),

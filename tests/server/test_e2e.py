@@ -378,6 +378,13 @@ async def test_hostile_frames_and_requests_on_the_real_server(server: ServerProc
             r = await http.get(f"/api/tables/{t['table_id']}/record", params={"match": odd})
             error = {"code": "bad_request", "message": "match: must be a match number (1, 2, ...)"}
             assert (r.status_code, r.json()["error"]) == (400, error), odd
+        # a repeated parameter is refused, not read as its last value
+        for method, what in (("GET", "record"), ("GET", "analysis"), ("POST", "analysis")):
+            r = await http.request(
+                method, f"/api/tables/{t['table_id']}/{what}?match=1&match=2&match=1"
+            )
+            error = {"code": "bad_request", "message": "match: given 3 times, once at most"}
+            assert (r.status_code, r.json()["error"]) == (400, error), (method, what)
         big = await http.post("/api/tables", content=b"x" * 5000)
         assert big.status_code == 413 and big.json()["error"]["code"] == "too_large"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -314,3 +315,34 @@ async def test_cards_with_spaces_or_not_ascii_are_not_played(server: ServerProce
     await p.send({"type": "play", "card": card.lower(), "seq": seq})
     await p.run(until=lambda p: card not in p.hand, timeout=10)
     await p.transport.close()
+
+
+async def test_a_record_file_sent_for_analysis_is_checked_first(server: ServerProcess) -> None:
+    """``POST /api/analysis`` (the replay page's record file): a record larger than other
+    bodies is read, a broken one refused with where it breaks, an unknown id is a 404."""
+    records = Path(__file__).resolve().parents[1] / "records"
+    data = json.loads((records / "jack_on_empty_then_jack_pishti.json").read_text())
+    data["decks"][0]["plays"][0] = data["decks"][0]["plays"][1]  # played twice
+    body = json.dumps(data).encode()
+    assert len(body) > 4096  # over the limit of other bodies
+    json_type = {"content-type": "application/json"}
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.post("/api/analysis", content=body, headers=json_type)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_record"
+        assert r.json()["error"]["message"].startswith("deck 1, play 1: ")
+        r = await http.post("/api/analysis", content=b"\xff{}", headers=json_type)
+        assert r.json()["error"] == {
+            "code": "bad_record",
+            "message": "the record is not UTF-8 text",
+        }
+        r = await http.post("/api/analysis", content=body, headers={"content-type": "text/plain"})
+        assert r.status_code == 415
+        r = await http.post("/api/analysis", content=b" " * (256 * 1024 + 1), headers=json_type)
+        assert (r.status_code, r.json()["error"]["message"]) == (
+            413,
+            "request bodies are limited to 262144 bytes",
+        )
+        r = await http.get(f"/api/analysis/{'ab' * 32}")
+        assert (r.status_code, r.json()["error"]["code"]) == (404, "not_requested")
+        r = await http.get("/api/analysis/AB")
+        assert r.status_code == 400

@@ -295,3 +295,59 @@ def test_a_reload_whose_new_connection_replaces_the_old_is_waited_for_again() ->
     assert not table.match.between_decks
     table.connect(0)  # outside the pause a new connection changes nothing
     assert sink.commits[-1].change.as_json()["kind"] == "deal"
+
+
+def test_a_log_from_before_pause_waiting_keeps_the_event_numbers_it_told() -> None:
+    # pause_waiting came after the log's version 3: a version 3 row written before it
+    # (a person dropping and coming back during the pause) told no such event.  Replayed
+    # now it would make one, so every later event would be numbered one higher than
+    # told, and a client reconnecting with its last_seq would get seen events as new.
+    table, clock, sink = started(humans=2)
+    play_to_the_count(table, clock, 2)
+    table.continue_(1, 0)
+    table.disconnect(0)
+    table.connect(0)
+    table.continue_(0, 0)
+    for _ in range(3):
+        clock.advance(BOT_DELAY)
+    told: list[tuple[int, str]] = []  # what the older server numbered and told
+    old_seqs = []
+    for commit in sink.commits:
+        for _, event in commit.events:
+            if not isinstance(event, PauseWaiting):
+                told.append((len(told) + 1, type(event).__name__))
+        old_seqs.append(len(told))
+    assert len(told) == table.seq - 2  # two pause_waiting events were never told
+    changes = [c.change.as_json() for c in sink.commits]
+    old = Table.restore(
+        "T1",
+        table.settings,
+        table.seed,
+        changes,
+        seqs=old_seqs,
+        scheduler=VirtualScheduler(),
+        sink=CollectingSink(),
+        bots=make_bot,
+        levels=LEVELS,
+        timing=table.timing,
+        event_buffer=1000,
+    )
+    assert old.seq == len(told)
+    assert [(n, type(e).__name__) for n, e in old.events] == told
+    assert old.match is not None and table.match is not None
+    assert old.match.history == table.match.history
+    # A log written since keeps its pause_waiting events and their numbers.
+    now = Table.restore(
+        "T1",
+        table.settings,
+        table.seed,
+        changes,
+        seqs=[c.seq for c in sink.commits],
+        scheduler=VirtualScheduler(),
+        sink=CollectingSink(),
+        bots=make_bot,
+        levels=LEVELS,
+        timing=table.timing,
+    )
+    assert now.seq == table.seq
+    assert list(now.events) == list(table.events)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pishti.records import MatchRecord, read_record, replay
+from pishti.server.changes import Free, Sit
 from pishti.server.people import SeatHolder, identity_hash, seat_pishtis
 from pishti.server.ratings import MU, SIGMA, Rating, rate_match
 from pishti.server.store import FinishedMatch, Store, WriteBatch
@@ -76,6 +77,15 @@ async def test_history_ratings_export_and_delete(db_url: str) -> None:
         )
         # t1: Ann (seat 0) against Bob (seat 1); t2: Ann against an expert bot;
         # t3: a person without an identity against a standard bot.
+        # The table logs: at t1 Zed sat at seat 0 and left before Ann sat there.
+        log = WriteBatch()
+        for n, change in enumerate(
+            [Sit(0, "Zed", "z" * 64), Free(0), Sit(0, "Ann", "a" * 64), Sit(1, "Bob", "b" * 64)]
+        ):
+            log.add_change("t1", n, n, change)
+        log.add_change("t2", 0, 0, Sit(winner, "Annie", "a" * 64))
+        log.add_change("t3", 0, 0, Sit(0, "Guest", "g" * 64))
+        await store.write(log)
         await store.claim_seat(ANN, "Ann", "t1", 0, 0)
         await store.claim_seat(BOB, "Bob", "t1", 1, 0)
         await store.claim_seat(ANN, "Annie", "t2", winner, 0)
@@ -139,6 +149,13 @@ async def test_history_ratings_export_and_delete(db_url: str) -> None:
         assert bob["matches"][0]["opponents"] == [
             {"seat": 0, "kind": "person", "name": None, "level": None}
         ]
+        # ... and from the table logs: her sit rows are nameless, everyone else's kept.
+        logs = {t: await store.load(t) for t in ("t1", "t2", "t3")}
+        assert [c.get("name") for c in logs["t1"].changes] == ["Zed", None, "", "Bob"]
+        assert logs["t2"].changes == [
+            {"kind": "sit", "seat": winner, "name": "", "token": "a" * 64}
+        ]
+        assert logs["t3"].changes[0]["name"] == "Guest"
         assert await store.forget(ANN) is False
     finally:
         await store.close()

@@ -175,6 +175,7 @@ async def test_spectators_cannot_act_and_the_owner_turns_watching_off(tmp_path: 
         ]
         for message in refused:
             await spectator.send(message)
+        await spectator.send({"type": "closing"})  # a page closing: ignored, no error
         await spectator.send({"type": "ping"})
         while not any(m["type"] == "pong" for m in spectator.messages):
             await spectator.recv()

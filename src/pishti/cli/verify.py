@@ -19,24 +19,37 @@ def verify_command(
     """Check a match record's deals against its seeds (R11.9).
 
     Prints one line for the commitment, one for the first dealer and one per
-    deck: ``ok``, or ``DIFFERS`` and exactly where.  Exits with status 0 when
-    everything agrees, 1 when something differs, when the record is broken
-    or illegal (R10), or when it holds no seeds and cannot be verified.
+    deck: ``ok``, or ``DIFFERS`` and exactly where.  The deals are checked
+    even when the plays do not replay (cards moved between hands make a play
+    come from a hand that does not hold it): the deck whose deal differs is
+    named, then the replay's error.  Exits with status 0 when everything
+    agrees and the record replays, 1 when something differs, when the record
+    is broken or illegal (R10), or when it holds no seeds and cannot be verified.
     """
     try:
         record = read_record(file)
-        replay(record)
-        checks = verify_record(record)
-    except NotVerifiable as exc:
-        raise fail(f"{file}: cannot be verified: {exc}") from None
     except RecordError as exc:
         raise fail(f"{file}: {exc}") from None
+    try:
+        replay(record)
+        replayed: RecordError | None = None
+    except RecordError as exc:
+        replayed = exc
+    try:
+        checks = verify_record(record)
+    except NotVerifiable as exc:
+        if replayed is not None:
+            raise fail(f"{file}: {replayed}") from None
+        raise fail(f"{file}: cannot be verified: {exc}") from None
     for check in checks:
         typer.echo(check.line())
     bad = [c for c in checks if not c.ok]
     assert record.fair is not None  # verify_record raised otherwise
     if bad:
         typer.echo(f"NOT VERIFIED: {len(bad)} of {len(checks)} checks differ", err=True)
+    if replayed is not None:
+        typer.echo(f"NOT VERIFIED: the record does not replay: {replayed}", err=True)
+    if bad or replayed is not None:
         raise typer.Exit(1)
     typer.echo(
         f"verified: match {record.fair.match}, {len(record.decks)} decks dealt from the "

@@ -47,18 +47,34 @@ def _cards(cards: Sequence[Card]) -> str:
 def _deck_difference(
     got: DeckRecord, want_middle: Sequence[Card], want_deals: Sequence[Sequence[Sequence[Card]]]
 ) -> str | None:
-    """Where a record's deck differs from the deck the seeds deal, or None."""
+    """Where a record's deck differs from the deck the seeds deal, or None: the middle,
+    the number of deals, or the first deal that differs with every seat of it whose
+    cards differ; cards dealt to another seat than the seeds give them are named."""
     if tuple(got.middle) != tuple(want_middle):
         return f"middle: the record has {_cards(got.middle)}, the seeds deal {_cards(want_middle)}"
     if len(got.deals) != len(want_deals):
         return f"the record has {len(got.deals)} deals, the seeds {len(want_deals)}"
     for k, (got_deal, want_deal) in enumerate(zip(got.deals, want_deals, strict=True)):
-        for seat, (have, want) in enumerate(zip(got_deal, want_deal, strict=False)):
-            if tuple(have) != tuple(want):
-                return (
-                    f"deal {k + 1}, seat {seat}: the record has {_cards(have)}, "
-                    f"the seeds deal {_cards(want)}"
-                )
+        seats = [
+            (seat, tuple(have), tuple(want))
+            for seat, (have, want) in enumerate(zip(got_deal, want_deal, strict=False))
+            if tuple(have) != tuple(want)
+        ]
+        if not seats:
+            continue
+        owner = {card: seat for seat, hand in enumerate(want_deal) for card in hand}
+        parts = []
+        for seat, have, want in seats:
+            part = f"seat {seat}: the record has {_cards(have)}, the seeds deal {_cards(want)}"
+            moved = [
+                f"{card_text(c)} to seat {owner[c]}"
+                for c in have
+                if c not in want and owner.get(c, seat) != seat
+            ]
+            if moved:
+                part += f" (the seeds deal {', '.join(moved)})"
+            parts.append(part)
+        return f"deal {k + 1}, " + "; ".join(parts)
     return None
 
 
@@ -66,8 +82,9 @@ def verify_record(record: MatchRecord) -> list[Check]:
     """Check ``record`` against its seeds (R11.9): the commitment, the first dealer,
     then each deck in order (its dealer, middle and deals).
 
-    The record should have been replayed first (:func:`pishti.records.replay`):
-    this checks the deals only, not the plays.
+    This checks the deals only, not the plays: it needs no replay, so a record
+    whose deals were changed is checked deck by deck even when its plays no
+    longer replay (:func:`pishti.records.replay` says where those fail).
 
     Returns:
         One :class:`Check` per item; the record is verified when every one is ok.

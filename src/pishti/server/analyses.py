@@ -10,7 +10,12 @@ order asked, each knowing how many are ahead of it.  Once every deck is done
 the analysis (:func:`pishti.analysis.analysis_json`) is stored in the
 database (:meth:`pishti.server.store.Store.save_analysis`) and given from
 there afterwards.  Only a finished match has a record (R7.7), so only a
-finished match is analysed.
+finished match of a table is analysed.
+
+A record file sent by a person (the replay page's file, ``POST /api/analysis``)
+is analysed the same way, in the same queue, with the same budget; its
+analysis is kept in memory only (the last :data:`KEPT`), never in the
+database, and the record itself is not kept once analysed.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +38,15 @@ from pishti.server.store import Store
 log = logging.getLogger(__name__)
 
 Key = tuple[str, int]
-"""``(table id, match number from 1)``."""
+"""``(table id, match number from 1)``; a record file's is ``("record:" + its
+SHA-256, 0)`` (:func:`record_key`)."""
+KEPT = 32
+"""Analyses of record files kept in memory, the latest."""
+
+
+def record_key(digest: str) -> Key:
+    """The key of the analysis of a record file whose stored form has SHA-256 ``digest``."""
+    return (f"record:{digest}", 0)
 
 
 class AnalysisBusy(Exception):
@@ -44,6 +58,8 @@ class _Job:
     """One requested analysis: its record, and its decks as they come back."""
 
     record: MatchRecord
+    keep: bool = False
+    """Kept in memory (a record file's), not stored in the database."""
     decks_done: int = 0
     started: bool = False
     failed: str | None = None
@@ -85,6 +101,7 @@ class Analyses:
         self.seed = seed
         self._pool: ProcessPoolExecutor | None = None
         self._jobs: dict[Key, _Job] = {}
+        self._kept: OrderedDict[Key, str] = OrderedDict()
         self._turn = asyncio.Lock()
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -119,9 +136,14 @@ class Analyses:
                 ahead += 1
         return {"status": "queued", "position": ahead}
 
-    def request(self, key: Key, record_text: str) -> dict[str, Any]:
+    def kept(self, key: Key) -> str | None:
+        """The analysis JSON of a record file (``keep``), while it is kept; else None."""
+        return self._kept.get(key)
+
+    def request(self, key: Key, record_text: str, *, keep: bool = False) -> dict[str, Any]:
         """Queue the analysis of the finished match ``key`` whose R10 record is
         ``record_text`` (nothing new when it is already queued); return its status.
+        ``keep``: keep the result in memory (:meth:`kept`) instead of the database.
 
         Raises:
             AnalysisBusy: ``queue`` analyses are already waiting or running.
@@ -135,7 +157,7 @@ class Analyses:
         active = sum(1 for j in self._jobs.values() if j.failed is None)
         if active >= self.queue:
             raise AnalysisBusy(f"{active} analyses are waiting: try again in a minute")
-        job = _Job(loads_record(record_text))
+        job = _Job(loads_record(record_text), keep)
         self._jobs[key] = job
         job.task = asyncio.get_running_loop().create_task(self._run(key, job))
         status = self.status(key)
@@ -162,7 +184,12 @@ class Analyses:
             text = json.dumps(
                 analysis_json(record, decks, self.samples, self.seed, self.expert_samples)
             )
-            await self.store.save_analysis(key[0], key[1], text)
+            if job.keep:
+                self._kept[key] = text
+                while len(self._kept) > KEPT:
+                    self._kept.popitem(last=False)
+            else:
+                await self.store.save_analysis(key[0], key[1], text)
             del self._jobs[key]
         except asyncio.CancelledError:
             raise

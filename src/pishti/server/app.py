@@ -7,6 +7,7 @@ a FastAPI application; the table WebSockets go straight to the hub
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import math
@@ -22,7 +23,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from pishti.server.analyses import Analyses, AnalysisBusy
+from pishti.records import RecordError, dumps_record, loads_record, replay
+from pishti.server.analyses import Analyses, AnalysisBusy, record_key
 from pishti.server.asgi import ServerApp
 from pishti.server.collector import Collector
 from pishti.server.config import ServerConfig
@@ -84,6 +86,23 @@ def _json_media_type(request: Request) -> None:
         )
 
 
+def _one_value_each(request: Request) -> None:
+    """Refuse an API request that gives one query parameter more than once
+    (``?match=1&match=2``): which one was meant cannot be known, so neither is
+    taken (``400 bad_request``, naming the parameter).
+
+    Raises:
+        ApiError: a query parameter of an ``/api/`` path is repeated.
+    """
+    if not request.url.path.startswith("/api/"):
+        return
+    keys = [key for key, _ in request.query_params.multi_items()]
+    for key in dict.fromkeys(keys):
+        times = keys.count(key)
+        if times > 1:
+            raise ApiError(400, "bad_request", f"{key}: given {times} times, once at most")
+
+
 def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) -> ServerApp:
     """Build the server application (ASGI): HTTP routes and the table WebSockets.
 
@@ -124,6 +143,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         docs_url="/api/docs",
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        dependencies=[Depends(_one_value_each)],
     )
     app.state.hub = the_hub
 
@@ -368,6 +388,65 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         except AnalysisBusy as exc:
             raise ApiError(503, "busy", str(exc), {"Retry-After": "60"}) from None
         return JSONResponse(status, status_code=202)
+
+    def _record_analysis(digest: str) -> Response | None:
+        """The answer for the analysis of record file ``digest``: done, waiting or
+        failed; None when it is neither kept nor asked for."""
+        key = record_key(digest)
+        done = analyses.kept(key)
+        if done is not None:
+            return Response(
+                f'{{"status": "done", "id": "{digest}", "analysis": {done}}}',
+                media_type="application/json",
+            )
+        status = analyses.status(key)
+        if status is None:
+            return None
+        code = 500 if status["status"] == "failed" else 202
+        return JSONResponse({**status, "id": digest}, status_code=code)
+
+    @app.post("/api/analysis", status_code=202, dependencies=[Depends(_json_media_type)])
+    async def analyse_record_file(request: Request) -> Response:
+        """Ask for the expert's analysis of an R10 record sent as the body (a record
+        file the replay page opened): the same analysis, queue and budget as a
+        finished match's (docs/bots.md).  ``400 bad_record`` when it does not read or
+        replay (R10); otherwise answers as ``GET /api/tables/{id}/analysis`` does,
+        with ``"id"``: the SHA-256 of the record as the server writes it, for
+        ``GET /api/analysis/{id}``.  The result is kept in memory (the latest 32),
+        never in the database; the record is not kept."""
+        try:
+            record = loads_record((await request.body()).decode("utf-8"))
+            replay(record)
+        except UnicodeDecodeError:
+            raise ApiError(400, "bad_record", "the record is not UTF-8 text") from None
+        except RecordError as exc:
+            raise ApiError(400, "bad_record", str(exc)) from None
+        text = dumps_record(record)
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        known = _record_analysis(digest)
+        if known is not None and known.status_code != 500:
+            return known
+        try:
+            analyses.request(record_key(digest), text, keep=True)
+        except AnalysisBusy as exc:
+            raise ApiError(503, "busy", str(exc), {"Retry-After": "60"}) from None
+        answer = _record_analysis(digest)
+        assert answer is not None
+        return answer
+
+    @app.get("/api/analysis/{digest}")
+    async def get_record_analysis(digest: str) -> Response:
+        """The analysis of a record file asked for with ``POST /api/analysis``: as
+        ``GET /api/tables/{id}/analysis`` answers; ``404 not_requested`` when it was
+        not asked for, or is no longer kept (send the record again)."""
+        if not re.fullmatch(r"[0-9a-f]{64}", digest):
+            raise ApiError(400, "bad_request", "the id is the record's SHA-256 in hex")
+        answer = _record_analysis(digest)
+        if answer is None:
+            raise ApiError(
+                404, "not_requested", "no analysis of this record is kept: send the record"
+            )
+        return answer
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

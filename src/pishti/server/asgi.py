@@ -39,11 +39,21 @@ TABLE_SOCKET = re.compile(r"^/ws/tables/([^/]+)$")
 """The path of a table's WebSocket; the group is the table id."""
 MAX_BODY = 4096
 """The largest HTTP request body accepted, in bytes."""
-TOO_LARGE = JSONResponse(
-    {"error": {"code": "too_large", "message": f"request bodies are limited to {MAX_BODY} bytes"}},
-    status_code=413,
-    headers={"connection": "close"},
-)
+RECORD_PATH = "/api/analysis"
+"""The path a record file is sent to for its analysis, whose body may be larger."""
+MAX_RECORD_BODY = 256 * 1024
+"""The largest body at :data:`RECORD_PATH`, in bytes (a 101-point record is some 10 KB)."""
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": "too_large", "message": f"request bodies are limited to {limit} bytes"}},
+        status_code=413,
+        headers={"connection": "close"},
+    )
+
+
+TOO_LARGE = _too_large(MAX_BODY)
 """The answer to a body over :data:`MAX_BODY` bytes (an ASGI application)."""
 DRAIN_LIMIT = 1 << 20
 """Bytes of a refused body read and thrown away before the answer, so that a client
@@ -139,10 +149,13 @@ class ServerApp:
         await self.api(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass a request to :attr:`api` with its body cut off at :data:`MAX_BODY` bytes."""
+        """Pass a request to :attr:`api` with its body cut off at :data:`MAX_BODY` bytes
+        (:data:`MAX_RECORD_BODY` at :data:`RECORD_PATH`)."""
+        limit = MAX_RECORD_BODY if scope.get("path") == RECORD_PATH else MAX_BODY
+        too_large = TOO_LARGE if limit == MAX_BODY else _too_large(limit)
         length = dict(scope.get("headers") or ()).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            await TOO_LARGE(scope, receive, send)
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await too_large(scope, receive, send)
             return
         received = 0
         cut = False
@@ -157,7 +170,7 @@ class ServerApp:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 whole = not message.get("more_body", False)
-                if received > MAX_BODY:
+                if received > limit:
                     cut = True
                     return {"type": "http.disconnect"}
             return message
@@ -177,7 +190,7 @@ class ServerApp:
         if cut and not answered:
             if not whole:
                 await _drain(receive)
-            await TOO_LARGE(scope, receive, send)
+            await too_large(scope, receive, send)
 
     async def _table_socket(self, table_id: str, receive: Receive, send: Send) -> None:
         first = await receive()

@@ -16,7 +16,7 @@ Versions:
   deck) holds their layouts (:class:`DeckLayout`), so replaying it no longer
   depends on the shuffle code at all.  A version 1 row reads as a version 2 one
   without layouts.
-- **3** (:data:`LOG_VERSION`): the pause between decks (R7.8).  The play that
+- **3**: the pause between decks (R7.8).  The play that
   ends a deck deals nothing; a :class:`Ready` row for each Continue and a
   :class:`Deal` row, holding the next deck's layout, follow it.  Older rows read
   as plays that deal the next deck at once (``deals_on``): the first play of
@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeGuard
 
 from pishti.engine import CardError, Deck, card_text, parse_card
 
-LOG_VERSION = 3
+LOG_VERSION = 4
 """The version of the rows this server writes."""
 FIRST_VERSION = 1
 """The oldest version this server reads."""
@@ -172,29 +172,36 @@ class Free:
 class Start:
     """The owner started the first match; empty seats got standard bots (R7.6).
     ``decks``: the first deck's layout (empty in version 1 rows).  ``seeds``: each
-    seat's seed, 32 hex digits, by seat (R11.1); empty in rows written before R11."""
+    seat's seed, 32 hex digits, by seat (R11.1); empty in rows written before R11.
+    ``next_seed``: the next match's server seed, 64 hex digits, drawn now so that
+    its commitment is published before any seed for that match is taken (R11.1);
+    empty in rows older than version 4."""
 
     KIND: ClassVar[str] = "start"
     decks: tuple[DeckLayout, ...] = ()
     seeds: tuple[str, ...] = ()
+    next_seed: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The stored form."""
-        return _with_decks(_with_seeds({"kind": "start"}, self.seeds), self.decks)
+        out = _with_seeds({"kind": "start"}, self.seeds, self.next_seed)
+        return _with_decks(out, self.decks)
 
 
 @dataclass(frozen=True, slots=True)
 class Rematch:
-    """The owner started a new match at the finished table; ``decks`` and ``seeds``
-    as :class:`Start`."""
+    """The owner started a new match at the finished table; ``decks``, ``seeds`` and
+    ``next_seed`` as :class:`Start`."""
 
     KIND: ClassVar[str] = "rematch"
     decks: tuple[DeckLayout, ...] = ()
     seeds: tuple[str, ...] = ()
+    next_seed: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The stored form."""
-        return _with_decks(_with_seeds({"kind": "rematch"}, self.seeds), self.decks)
+        out = _with_seeds({"kind": "rematch"}, self.seeds, self.next_seed)
+        return _with_decks(out, self.decks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +309,36 @@ class Watching:
 
 
 @dataclass(frozen=True, slots=True)
+class ServerSeed:
+    """The server seed of match ``match`` (R11.1): 32 bytes from :mod:`secrets` as 64
+    lower-case hex digits, drawn when the table was made (for its first match).
+    Its commitment is public at once; the seed itself leaves the server only in
+    the match's record, once the match is over (R7.7)."""
+
+    KIND: ClassVar[str] = "server_seed"
+    match: int
+    seed: str
+
+    def as_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return {"kind": "server_seed", "match": self.match, "seed": self.seed}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSeed:
+    """``seat``'s player sent ``seed`` (32 lower-case hex digits) for the next match's
+    deals (R11.1), replacing any earlier one; kept until that match starts."""
+
+    KIND: ClassVar[str] = "seat_seed"
+    seat: int
+    seed: str
+
+    def as_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return {"kind": "seat_seed", "seat": self.seat, "seed": self.seed}
+
+
+@dataclass(frozen=True, slots=True)
 class Resume:
     """The server restarted: every connection is gone, the clock restarts (R7.1, R7.4)."""
 
@@ -314,32 +351,53 @@ class Resume:
 
 Change = (
     Sit | AddBot | Free | Start | Rematch | Play | Autopilot | Connected | Replace | Resume
-) | (Ready | Deal | Watching)
+) | (Ready | Deal | Watching | ServerSeed | SeatSeed)
 """Any change of a table."""
 
 KINDS: dict[str, type[Change]] = {
     cls.KIND: cls
     for cls in (
         *(Sit, AddBot, Free, Start, Rematch, Play, Autopilot, Connected, Replace, Resume),
-        *(Ready, Deal, Watching),
+        *(Ready, Deal, Watching, ServerSeed, SeatSeed),
     )
 }
 """Every kind of change, by the ``kind`` it is stored with."""
 
 
-def _with_seeds(out: dict[str, Any], seeds: tuple[str, ...]) -> dict[str, Any]:
+def _with_seeds(out: dict[str, Any], seeds: tuple[str, ...], next_seed: str) -> dict[str, Any]:
     if seeds:
         out["seeds"] = list(seeds)
+    if next_seed:
+        out["next_server_seed"] = next_seed
     return out
+
+
+def _is_hex(value: object, digits: int) -> TypeGuard[str]:
+    return (
+        isinstance(value, str)
+        and len(value) == digits
+        and all(c in "0123456789abcdef" for c in value)
+    )
 
 
 def _seeds(data: Mapping[str, Any]) -> tuple[str, ...]:
     raw = data.get("seeds", [])
-    if not isinstance(raw, list) or not all(
-        isinstance(s, str) and len(s) == 32 and all(c in "0123456789abcdef" for c in s) for s in raw
-    ):
+    if not isinstance(raw, list) or not all(_is_hex(s, 32) for s in raw):
         raise LogFormatError(f"'seeds' must be a list of 32 lower-case hex digits, not {raw!r}")
     return tuple(raw)
+
+
+def _hex(data: Mapping[str, Any], key: str, digits: int) -> str:
+    value = data.get(key)
+    if not _is_hex(value, digits):
+        raise LogFormatError(f"{key!r} must be {digits} lower-case hex digits, not {value!r}")
+    return value
+
+
+def _next_seed(data: Mapping[str, Any], version: int) -> str:
+    if "next_server_seed" not in data or version < 4:
+        return ""
+    return _hex(data, "next_server_seed", 64)
 
 
 def _with_decks(out: dict[str, Any], decks: tuple[DeckLayout, ...]) -> dict[str, Any]:
@@ -410,9 +468,9 @@ def decode(data: object, version: int) -> Change:
         case "free":
             return Free(_int(data, "seat"))
         case "start":
-            return Start(_decks(data, version), _seeds(data))
+            return Start(_decks(data, version), _seeds(data), _next_seed(data, version))
         case "rematch":
-            return Rematch(_decks(data, version), _seeds(data))
+            return Rematch(_decks(data, version), _seeds(data), _next_seed(data, version))
         case "play":
             return Play(
                 _int(data, "seat"),
@@ -433,6 +491,10 @@ def decode(data: object, version: int) -> Change:
             return Ready(_int(data, "seat"))
         case "watching":
             return Watching(_bool(data, "on"))
+        case "server_seed" if version >= 4:
+            return ServerSeed(_int(data, "match"), _hex(data, "seed", 64))
+        case "seat_seed" if version >= 4:
+            return SeatSeed(_int(data, "seat"), _hex(data, "seed", 32))
         case "deal" if version >= 3:
             return Deal(_choice(data, "reason", DEAL_REASONS), _decks(data, version))
     raise LogFormatError(f"unknown change {kind!r}")

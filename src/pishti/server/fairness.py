@@ -1,11 +1,18 @@
 """The server's side of provably fair deals (R11): its seed for each match, and seat seeds.
 
-A table's server seed for match ``m`` is HMAC-SHA256 keyed with the table's
-secret seed (drawn by :mod:`secrets` when the table is made) of the ASCII text
-``pishti/server-seed/m``: 32 bytes fixed from the table's creation on, so its
-commitment can be published before any seat seed is taken (R11.1), and a
-restarted server has it again without keeping it anywhere new.  It is
-revealed, in the match record, only once the match is over (R7.7).
+Every match's server seed is 32 fresh bytes from :mod:`secrets`
+(:func:`draw_server_seed`), drawn before any seat seed for that match is taken:
+the first match's when the table is made, each next match's when the match
+before it starts.  Its commitment is published at once (the lobby, the
+``match_started`` of the match before); the seed itself is kept in the table's
+log (:class:`~pishti.server.changes.ServerSeed`, and the start's
+``next_server_seed``), which the server never sends (R7.7), so a restarted
+server deals the same cards and reveals the same seed; it leaves the server only
+in the match's record, once the match is over.
+
+Tables made before the seeds were stored derive the seed of a match their log
+does not hold from the table's secret (:func:`derived_server_seed`), as they
+published its commitment then.
 """
 
 from __future__ import annotations
@@ -14,18 +21,21 @@ import hashlib
 import hmac
 import secrets
 
-from pishti.engine.fair import SEAT_SEED_BYTES, commitment
+from pishti.engine.fair import SEAT_SEED_BYTES, SERVER_SEED_BYTES
 
 
-def server_seed(table_seed: str, match: int) -> bytes:
-    """The table's 32-byte server seed for match ``match`` (from 1), see the module."""
+def draw_server_seed() -> str:
+    """A fresh server seed (R11.1): 32 bytes from :mod:`secrets`, as 64 hex digits."""
+    return secrets.token_bytes(SERVER_SEED_BYTES).hex()
+
+
+def derived_server_seed(table_seed: str, match: int) -> bytes:
+    """The 32-byte server seed of match ``match`` (from 1) of a table whose log holds
+    none: HMAC-SHA256 keyed with the table's secret seed of the ASCII text
+    ``pishti/server-seed/m`` (how tables made before the seeds were stored
+    committed to theirs)."""
     message = f"pishti/server-seed/{match}".encode("ascii")
     return hmac.new(table_seed.encode("utf-8"), message, hashlib.sha256).digest()
-
-
-def match_commitment(table_seed: str, match: int) -> str:
-    """The published commitment of match ``match``: the SHA-256 of its server seed (R11.1)."""
-    return commitment(server_seed(table_seed, match))
 
 
 def draw_seat_seed() -> str:

@@ -30,6 +30,7 @@ from pishti.server.clock import AsyncioScheduler, Scheduler
 from pishti.server.config import ServerConfig
 from pishti.server.connection import Connection, Socket
 from pishti.server.leases import Leases
+from pishti.server.reactions import Reactions
 from pishti.server.registry import Registry
 from pishti.server.session import Session
 from pishti.server.store import Store, sync_url
@@ -88,6 +89,8 @@ class Hub:
             # file, whose errors (a full disk) are not worth a minute's wait.
             retry_for=config.db_retry if self.leases is not None else 0.0,
         )
+        self.reactions = Reactions(lambda: self.scheduler.now())
+        """Quick reactions: the rate limit per person, the relay (never in the log)."""
         self._renewer: asyncio.Task[None] | None = None
         self.handed_over = 0
         self.leases_lost = 0
@@ -376,6 +379,20 @@ class Hub:
                 self._count_watchers(table)
 
         self.writer.after(ready)
+
+    def react(self, table: Table, seat: int, preset: str) -> None:
+        """Relay the quick reaction ``preset`` of the person at ``seat`` to every seat and
+        spectator of ``table`` (see :meth:`Reactions.send`).  Never committed or numbered.
+
+        Raises:
+            TableError: ``bad_state`` outside a match, ``rate_limited`` too soon after the
+                person's last reaction.
+        """
+        targets = [
+            *self.conns.get(table.table_id, {}).values(),
+            *self.watchers.get(table.table_id, ()),
+        ]
+        self.reactions.send(table, seat, preset, targets)
 
     def _count_watchers(self, table: Table) -> None:
         """Set the table's count of spectators and tell every seat and spectator."""

@@ -46,6 +46,22 @@ ErrorCode = Literal[
 ]
 """Every ``error`` code the WebSocket may send (docs/protocol.md)."""
 
+ReactionPreset = Literal[
+    "good_game",
+    "bravo",
+    "pishti",
+    "come_on",
+    "oops",
+    "thanks",
+    "clap",
+    "laugh",
+    "wow",
+    "sad",
+]
+"""The quick reactions a seated person may send (``react``), by id: six short phrases
+("İyi oyun!", "Bravo!", "Pişti!", "Hadi ama!", "Eyvah!", "Sağ olun!" and their English
+forms), then four emoji (👏 😄 😮 😢).  The client holds their texts in both languages."""
+
 SEQ_MAX = 2**53
 """Event numbers stay below this (JSON's exact integers)."""
 
@@ -248,6 +264,14 @@ class Seed(_Strict):
     seed: Annotated[str, AfterValidator(_seat_seed)]
 
 
+class React(_Strict):
+    """``react``: a seated person sends the quick reaction ``reaction``, one of the presets
+    of :data:`ReactionPreset` (no free text, nothing to moderate)."""
+
+    type: Literal["react"]
+    reaction: ReactionPreset
+
+
 class Ping(_Strict):
     """``ping``: answered by ``pong``."""
 
@@ -268,6 +292,7 @@ AnyClientMessage: TypeAlias = (
     | Closing
     | Rematch
     | Seed
+    | React
     | Ping
 )
 """Any one message a client may send."""
@@ -276,7 +301,7 @@ ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = frozenset(
     {"hello", "play", "take_over", "add_bot", "remove_bot", "start", "leave", "closing"}
-    | {"rematch", "ping", "continue", "seed", "watch", "watching"}
+    | {"rematch", "ping", "continue", "seed", "watch", "watching", "react"}
 )
 
 

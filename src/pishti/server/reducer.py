@@ -35,6 +35,8 @@ from pishti.server.changes import (
     Rematch,
     Replace,
     Resume,
+    SeatSeed,
+    ServerSeed,
     Sit,
     Start,
     Watching,
@@ -55,7 +57,7 @@ from pishti.server.events import (
     TimedOut,
     WatchingSwitched,
 )
-from pishti.server.fairness import server_seed
+from pishti.server.fairness import derived_server_seed
 
 Status = Literal["waiting", "playing", "finished"]
 STANDARD = "standard"
@@ -115,6 +117,13 @@ class TableState:
     """The seeds of the match being played (or the last one) when it is dealt by R11;
     None before the first match and for matches started before R11.  Secret (the
     server seed) until the match is over (R7.7)."""
+    next_server_seed: bytes | None = field(default=None, repr=False)
+    """The server seed of the next match (``match_no + 1``), drawn fresh and kept in
+    the log (R11.1); None when the log holds none (a table made before the seeds
+    were stored: :meth:`next_seed` derives it).  Secret until that match is over."""
+    seat_seeds: dict[int, str] = field(default_factory=dict, repr=False)
+    """The seeds people sent for the next match (R11.1), by seat, in hex; emptied
+    when a match starts, and a seat's when its person goes."""
     restarted: set[int] = field(default_factory=set)
     """The persons connected when the server restarted during the pause: the
     restart, not they, dropped their connections, so the pause waits for them as
@@ -133,6 +142,13 @@ class TableState:
         if self.status != "playing" or self.match is None:
             return None
         return self.match.to_play
+
+    def next_seed(self) -> bytes:
+        """The server seed of the next match (R11.1): the one the log holds, else (a
+        table made before the seeds were stored) derived from the table's secret."""
+        if self.next_server_seed is not None:
+            return self.next_server_seed
+        return derived_server_seed(self.seed, self.match_no + 1)
 
     @property
     def pausing(self) -> bool:
@@ -274,6 +290,7 @@ def _pause_list(state: TableState) -> tuple[int, tuple[int, ...], tuple[int, ...
 def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
     match change:
         case Sit():
+            state.seat_seeds.pop(change.seat, None)
             outcome = _sit(state, change)
         case AddBot():
             state.seats[change.seat] = SeatState(
@@ -281,12 +298,13 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
             )
             outcome = Outcome([_seat_event(state, change.seat)])
         case Free():
+            state.seat_seeds.pop(change.seat, None)
             state.seats[change.seat] = SeatState()
             outcome = Outcome([_seat_event(state, change.seat), *_pass_owner(state, change.seat)])
         case Start():
-            outcome = _start(state, dealer, change.seeds)
+            outcome = _start(state, dealer, change.seeds, change.next_seed)
         case Rematch():
-            outcome = _rematch(state, dealer, change.seeds)
+            outcome = _rematch(state, dealer, change.seeds, change.next_seed)
         case Play():
             outcome = _play(state, change, dealer)
         case Autopilot():
@@ -305,6 +323,7 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
                 state.ready.discard(change.seat)
             outcome = Outcome([_seat_event(state, change.seat)])
         case Replace():
+            state.seat_seeds.pop(change.seat, None)
             outcome = _replace(state, change)
         case Resume():
             outcome = _resume(state)
@@ -316,6 +335,14 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
         case Watching():
             state.watching = change.on
             outcome = Outcome([WatchingSwitched(change.on)])
+        case ServerSeed():
+            if change.match != state.match_no + 1:
+                raise ValueError(f"a server seed for match {change.match} after {state.match_no}")
+            state.next_server_seed = bytes.fromhex(change.seed)
+            outcome = Outcome([])
+        case SeatSeed():
+            state.seat_seeds[change.seat] = change.seed
+            outcome = Outcome([])
     return outcome
 
 
@@ -348,7 +375,12 @@ def _sit(state: TableState, change: Sit) -> Outcome:
     return Outcome(events)
 
 
-def _begin_match(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> list[Payload]:
+def _begin_match(
+    state: TableState, dealer: _Dealer, seeds: tuple[str, ...], next_seed: str
+) -> list[Payload]:
+    secret = state.next_seed()
+    state.next_server_seed = bytes.fromhex(next_seed) if next_seed else None
+    state.seat_seeds = {}
     state.match_no += 1
     state.status = "playing"
     for st in state.seats:
@@ -360,13 +392,11 @@ def _begin_match(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> 
     if seeds:  # R11: every deck from the server seed and these seat seeds
         if len(seeds) != state.players:
             raise ValueError(f"{len(seeds)} seat seeds for {state.players} seats")
-        state.fair = FairSeeds(
-            server_seed(state.seed, m), tuple(bytes.fromhex(s) for s in seeds), m
-        )
+        state.fair = FairSeeds(secret, tuple(bytes.fromhex(s) for s in seeds), m)
         announced = {
             "commitment": state.fair.commitment,
             "seat_seeds": seeds,
-            "next_commitment": commitment(server_seed(state.seed, m + 1)),
+            "next_commitment": commitment(state.next_seed()),
         }
     state.match = Match(
         state.players,
@@ -390,20 +420,20 @@ def _deal(state: TableState, match_no: int, number: int, dealer: int) -> Deck:
     return state.dealing.deck(match_no, number, dealer)
 
 
-def _start(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> Outcome:
+def _start(state: TableState, dealer: _Dealer, seeds: tuple[str, ...], next_seed: str) -> Outcome:
     events: list[Payload] = []
     for seat, st in enumerate(state.seats):
         if st.kind == "empty":
             state.seats[seat] = SeatState(kind="bot", name=f"bot ({STANDARD})", level=STANDARD)
             events.append(_seat_event(state, seat))
-    events += _begin_match(state, dealer, seeds)
+    events += _begin_match(state, dealer, seeds, next_seed)
     return Outcome(events, new_turn=True, new_clock=True)
 
 
-def _rematch(state: TableState, dealer: _Dealer, seeds: tuple[str, ...]) -> Outcome:
+def _rematch(state: TableState, dealer: _Dealer, seeds: tuple[str, ...], next_seed: str) -> Outcome:
     events: list[Payload] = [RematchStarted(state.match_no + 1)]
     changed = [s for s, st in enumerate(state.seats) if st.autopilot]
-    begun = _begin_match(state, dealer, seeds)
+    begun = _begin_match(state, dealer, seeds, next_seed)
     events += [_seat_event(state, s) for s in changed] + begun
     return Outcome(events, new_turn=True, new_clock=True)
 

@@ -214,6 +214,7 @@ class Registry:
                 stored.seed,
                 stored.changes,
                 stored.versions,
+                seqs=stored.seqs,
                 **self._options(),
             )
         except CorruptLog:
@@ -289,6 +290,7 @@ class Registry:
             # Not renewed before its row is committed (a renewal would find no row and
             # take the lease for lost), and let go right after.
             self.leases.releasing.add(table_id)
+        table.draw_first_seed()  # R11.1: committed to before any seat seed is sent
         token = secrets.token_urlsafe(24)
         seat = table.sit(name, hash_token(token), 0)
         try:

@@ -25,6 +25,7 @@ from pishti.server.protocol import (
     Leave,
     Ping,
     Play,
+    React,
     Rematch,
     RemoveBot,
     Seed,
@@ -93,8 +94,9 @@ class Session:
 
     async def _watch(self, table: Table, watch: Watch) -> None:
         """A spectator's session: refused when the owner turned watching off (4410) or
-        the table has its most spectators (4411); then every message but ``ping`` is
-        refused with ``spectator`` (R7.7: a spectator sees, never acts)."""
+        the table has its most spectators (4411); then every message but ``ping`` and
+        ``closing`` (ignored: no seat is held) is refused with ``spectator`` (R7.7: a
+        spectator sees, never acts)."""
         conn = self.conn
         if not table.state.watching:
             conn.error("watching_off", "the table's owner has turned watching off", "watch")
@@ -118,6 +120,8 @@ class Session:
                 continue
             if isinstance(message, Ping):
                 conn.reply(PONG)
+            elif isinstance(message, Closing):
+                continue  # the page is closing: a spectator holds no seat, nothing to do
             else:
                 conn.error("spectator", "a spectator cannot act at the table", message.type)
 
@@ -199,6 +203,8 @@ class Session:
                     table.give_seed(seat, seed)
                 case SetWatching(on=on):
                     table.set_watching(seat, on)
+                case React(reaction=preset):
+                    self.hub.react(table, seat, preset)
                 case Closing():
                     conn.said_closing = True
                 case Leave():

@@ -259,8 +259,9 @@ def lock_database(database: Path) -> filelock.BaseFileLock:
 @dataclass(slots=True)
 class StoredTable:
     """A table as the database holds it: ``settings``, the secret ``seed``, its ``status``,
-    its ``changes`` in order (their stored JSON) and the log ``versions`` they were
-    written in."""
+    its ``changes`` in order (their stored JSON), the log ``versions`` they were
+    written in and each one's ``seqs``: the number of the table's last event after it,
+    as the seats were told."""
 
     table_id: str
     settings: TableSettings
@@ -268,6 +269,7 @@ class StoredTable:
     status: str
     changes: list[dict[str, Any]]
     versions: list[int]
+    seqs: list[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -669,7 +671,7 @@ class Store:
 
     def _stored(self, conn: sa.Connection, row: Any) -> StoredTable:
         rows = conn.execute(
-            sa.select(log_t.c.change, log_t.c.version)
+            sa.select(log_t.c.change, log_t.c.version, log_t.c.seq)
             .where(log_t.c.table_id == row.id)
             .order_by(log_t.c.n)
         ).all()
@@ -680,6 +682,7 @@ class Store:
             status=row.status,
             changes=[json.loads(r.change) for r in rows],
             versions=[r.version for r in rows],
+            seqs=[r.seq for r in rows],
         )
 
     async def record(self, table_id: str, match: int | None = None) -> tuple[int, str] | None:
@@ -769,10 +772,71 @@ class Store:
         return await self._run(read)
 
     async def forget(self, identity: str) -> bool:
-        """Delete an identity hash and its history (:meth:`People.forget`)."""
+        """Delete an identity hash and its history (:meth:`People.forget`), and its
+        name from the table logs (:func:`forget_names`), in one transaction."""
 
         def forget() -> bool:
             with self.engine.begin() as conn:
+                forget_names(conn, identity)
                 return people.forget(conn, identity)
 
         return await self._run(forget)
+
+
+FORGOTTEN_NAME = ""
+"""The name a deleted identity's seats are given in the table logs: empty, which
+the clients show as they show a seat with no name ("Seat 2", "someone")."""
+
+
+def forget_names(conn: sa.Connection, identity: str) -> int:
+    """Replace the name of ``identity`` in the table logs by :data:`FORGOTTEN_NAME`;
+    returns the rows changed.
+
+    The rows are the ``sit`` changes of the seats the identity took (its
+    ``seat_identities``) under a name it is known by (the name it last used, or
+    one of its finished matches' rows): a seat that another person took before
+    or after it keeps that person's name.  A sit row stays a valid change of the
+    same version (``name`` is text), so the table restores as before, the seat
+    nameless.  Call it before :meth:`People.forget` deletes the seats.
+    """
+    seats = conn.execute(
+        sa.select(people.seat_identities.c.table_id, people.seat_identities.c.seat).where(
+            people.seat_identities.c.identity == identity
+        )
+    ).all()
+    names = set(
+        conn.execute(
+            sa.select(people.identities.c.name).where(people.identities.c.identity == identity)
+        ).scalars()
+    )
+    names |= set(
+        conn.execute(
+            sa.select(people.players.c.name).where(people.players.c.identity == identity)
+        ).scalars()
+    )
+    names.discard(None)
+    by_table: dict[str, set[int]] = {}
+    for table_id, seat in seats:
+        by_table.setdefault(table_id, set()).add(seat)
+    changed = 0
+    for table_id, seat_numbers in by_table.items():
+        rows = conn.execute(
+            sa.select(log_t.c.n, log_t.c.change).where(
+                (log_t.c.table_id == table_id) & log_t.c.change.contains('"sit"')
+            )
+        ).all()
+        for n, text in rows:
+            data = json.loads(text)
+            if (
+                data.get("kind") == "sit"
+                and data.get("seat") in seat_numbers
+                and data.get("name") in names
+            ):
+                data["name"] = FORGOTTEN_NAME
+                conn.execute(
+                    sa.update(log_t)
+                    .where((log_t.c.table_id == table_id) & (log_t.c.n == n))
+                    .values(change=_compact(data))
+                )
+                changed += 1
+    return changed

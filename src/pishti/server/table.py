@@ -40,6 +40,8 @@ from pishti.server.changes import (
     Rematch,
     Replace,
     Resume,
+    SeatSeed,
+    ServerSeed,
     Sit,
     Start,
     Watching,
@@ -53,10 +55,10 @@ from pishti.server.config import (
     PAUSE_SECONDS,
     TEMPOS,
 )
-from pishti.server.events import Payload
-from pishti.server.fairness import draw_seat_seed
+from pishti.server.events import PauseWaiting, Payload
+from pishti.server.fairness import draw_seat_seed, draw_server_seed
 from pishti.server.protocol import ErrorCode, name_key
-from pishti.server.reducer import STANDARD, SeatState, Status, TableState, apply
+from pishti.server.reducer import STANDARD, Outcome, SeatState, Status, TableState, apply
 from pishti.server.turns import BotFactory, BotRunner, Turns, run_inline
 
 log = logging.getLogger("pishti.server.table")
@@ -251,10 +253,6 @@ class Table:
         self.events: deque[Numbered] = deque(maxlen=event_buffer)
         self.watchers = 0
         """How many spectators watch the table now (kept by the hub, not in the log)."""
-        self.seat_seeds: dict[int, str] = {}
-        """The seeds people sent for the next match (R11.1), by seat, in hex; kept in
-        memory until the match starts (a restart loses them: the client sends its
-        seed again with each welcome before a match)."""
         self.live = True
         self.closed = False
         self.broken = False
@@ -269,14 +267,26 @@ class Table:
         seed: str,
         changes: Sequence[Mapping[str, Any]],
         versions: Sequence[int] | None = None,
+        *,
+        seqs: Sequence[int] | None = None,
         **kwargs: Any,
     ) -> Table:
         """Rebuild a table from its persisted changes (their stored JSON), in order,
         with no timers running.  Call :meth:`resume` afterwards to restart its clocks.
 
+        The events keep the numbers the seats were told.  ``pause_waiting`` came after
+        the log's version 3: a version 3 row written before it (a person dropping or
+        coming back during the pause) told no such event, and replaying it now would
+        make one, so every later event would get a number one higher than the one
+        told and a client reconnecting with its ``last_seq`` would get events it has
+        seen as new ones.  With ``seqs`` (each row's stored last event number) the
+        ``pause_waiting`` events a row did not tell are left out.
+
         Args:
             changes: the stored changes.  versions: each change's log version
                 (:mod:`pishti.server.changes`); None: all of the current one.
+            seqs: each change's stored last event number (``table_log.seq``); None:
+                number the events as the current code makes them.
             kwargs: as for the constructor.
 
         Raises:
@@ -289,7 +299,8 @@ class Table:
             version = LOG_VERSION if versions is None else versions[n]
             where = f"table {table_id}: row {n} (version {version}) {dict(data)!r}"
             try:
-                table._record(decode(data, version))
+                told = None if seqs is None else seqs[n]
+                table._record(decode(data, version), told)
             except LogFormatError as exc:
                 raise CorruptLog(f"{where}: {exc}") from exc
             except (TableError, CardError, ValueError, KeyError, TypeError) as exc:
@@ -298,6 +309,17 @@ class Table:
                 raise CorruptLog(f"{where}: {exc!r}") from exc
         table.live = True
         return table
+
+    def draw_first_seed(self) -> None:
+        """Draw the first match's server seed (R11.1) and keep it in the log: the first
+        change of a table just made, before anyone can send a seat seed.
+
+        Raises:
+            TableError: ``bad_state`` (the table has made changes already).
+        """
+        if self.log_size:
+            raise TableError("bad_state", "the first server seed is drawn by a new table")
+        self.commit(ServerSeed(1, draw_server_seed()))
 
     def resume(self) -> None:
         """Restart a restored table: connections are gone, the clock restarts at the full tempo.
@@ -445,7 +467,7 @@ class Table:
         """
         self._check_owner(by)
         self._check_waiting()
-        self.commit(Start(seeds=self._match_seeds()))
+        self.commit(Start(seeds=self._match_seeds(), next_seed=draw_server_seed()))
 
     def rematch(self, by: int) -> None:
         """The owner starts a new match at the table once the last one is over.
@@ -456,7 +478,7 @@ class Table:
         self._check_owner(by)
         if self.status != "finished":
             raise TableError("bad_state", "a rematch needs a finished match")
-        self.commit(Rematch(seeds=self._match_seeds()))
+        self.commit(Rematch(seeds=self._match_seeds(), next_seed=draw_server_seed()))
 
     def play(self, seat: int, card: str, seq: int) -> None:
         """``seat``'s player plays ``card`` in answer to event ``seq`` (R3.1, R7.3).
@@ -558,7 +580,8 @@ class Table:
 
     def give_seed(self, seat: int, seed: str) -> None:
         """``seat``'s player contributes its seed (16 bytes, 32 lower-case hex digits) to
-        the next match's deals (R11.1); a later seed replaces an earlier one.
+        the next match's deals (R11.1); a later seed replaces an earlier one.  It is
+        kept in the log (:class:`SeatSeed`), so a restart before the start keeps it.
 
         Raises:
             TableError: ``bad_state`` (a match is being played: its seeds are fixed),
@@ -568,19 +591,17 @@ class Table:
             raise TableError("bad_state", "the seeds of the match being played are fixed")
         if len(seed) != 32 or any(c not in "0123456789abcdef" for c in seed):
             raise TableError("bad_message", "a seat seed is 16 bytes as 32 lower-case hex digits")
-        self.seat_seeds[seat] = seed
+        if self.state.seat_seeds.get(seat) != seed:
+            self.commit(SeatSeed(seat, seed))
 
     def _match_seeds(self) -> tuple[str, ...]:
         """The seat seeds of the match about to start: each person's own, else drawn
         by the server (bots, and people who sent none) (R11.1)."""
-        seeds = tuple(
-            self.seat_seeds[seat]
-            if seat in self.seat_seeds and self.seats[seat].kind == "human"
-            else draw_seat_seed()
+        sent = self.state.seat_seeds
+        return tuple(
+            sent[seat] if seat in sent and self.seats[seat].kind == "human" else draw_seat_seed()
             for seat in range(self.players)
         )
-        self.seat_seeds = {}
-        return seeds
 
     def take_over(self, seat: int) -> None:
         """The player presses Take over: the seat leaves autopilot (R7.3).
@@ -643,10 +664,15 @@ class Table:
 
     # -- commits -------------------------------------------------------------------
 
-    def _record(self, change: Change) -> Commit:
-        """Apply ``change`` through the reducer, number its events and remember them."""
+    def _record(self, change: Change, told: int | None = None) -> Commit:
+        """Apply ``change`` through the reducer, number its events and remember them.
+        ``told``: when rebuilding, the number of the table's last event after the change
+        as stored; ``pause_waiting`` events past it were never told and are left out
+        (see :meth:`restore`)."""
         status_before = self.status
         outcome = apply(self.state, change)
+        if told is not None and self.seq + len(outcome.events) > told:
+            outcome = _untold_pause_waiting(outcome, self.seq + len(outcome.events) - told)
         if outcome.dealt and isinstance(change, Start | Rematch | Play | Deal) and not change.decks:
             change = replace(change, decks=outcome.dealt)
         self.turns.changed(outcome)
@@ -691,6 +717,18 @@ class Table:
     def _after_commit(self) -> None:
         if self.live and not self.closed:
             self.turns.arm()
+
+
+def _untold_pause_waiting(outcome: Outcome, extra: int) -> Outcome:
+    """``outcome`` without up to ``extra`` of its ``pause_waiting`` events: a row of the
+    log written before that event existed told none (:meth:`Table.restore`)."""
+    kept: list[Payload] = []
+    for event in reversed(outcome.events):
+        if extra and isinstance(event, PauseWaiting):
+            extra -= 1
+            continue
+        kept.append(event)
+    return replace(outcome, events=kept[::-1])
 
 
 @dataclass(slots=True)

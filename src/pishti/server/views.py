@@ -30,6 +30,7 @@ from pishti.engine.events import (
     PileCaptured,
     Pishti,
 )
+from pishti.engine.fair import commitment
 from pishti.server.events import (
     AutopilotSwitched,
     ClockStarted,
@@ -46,7 +47,6 @@ from pishti.server.events import (
     TimedOut,
     WatchingSwitched,
 )
-from pishti.server.fairness import match_commitment
 from pishti.server.protocol import ErrorCode
 from pishti.server.reducer import seat_info
 from pishti.server.table import Numbered, Table
@@ -242,7 +242,7 @@ def fair_json(table: Table) -> dict[str, Any]:
         "commitment": fair.commitment if fair is not None else None,
         "seat_seeds": [s.hex() for s in fair.seat_seeds] if fair is not None else None,
         "next_match": table.match_no + 1,
-        "next_commitment": match_commitment(table.seed, table.match_no + 1),
+        "next_commitment": commitment(table.state.next_seed()),
     }
 
 

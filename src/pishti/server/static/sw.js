@@ -39,6 +39,7 @@ const FILES = [
   "/static/js/ui/dom.js",
   "/static/js/ui/effects.js",
   "/static/js/ui/errors.js",
+  "/static/js/ui/reactions.js",
   "/static/js/ui/seats.js",
   "/static/js/ui/sound.js",
   "/static/js/table3d/switch.js",

@@ -100,6 +100,17 @@ export function requestAnalysis(tableId, number) {
   return call("POST", `/api/tables/${encodeURIComponent(tableId)}/analysis?match=${encodeURIComponent(number)}`);
 }
 
+/** Ask for the analysis of a record file (its JSON value, docs/protocol.md): answers as
+ * getAnalysis, with `id` to follow it by (getRecordAnalysis). */
+export function requestRecordAnalysis(record) {
+  return call("POST", "/api/analysis", record);
+}
+
+/** The analysis of a record file asked for with requestRecordAnalysis. */
+export function getRecordAnalysis(id) {
+  return call("GET", `/api/analysis/${encodeURIComponent(id)}`);
+}
+
 /** The replay page of finished match `number` of a table. */
 export function replayPath(tableId, number) {
   return `/r/${encodeURIComponent(tableId)}/${number}`;

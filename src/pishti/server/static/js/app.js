@@ -9,7 +9,7 @@ import { HowToScreen } from "./screens/howto.js";
 import { LeaderboardScreen } from "./screens/leaderboard.js";
 import { LobbyScreen } from "./screens/lobby.js";
 import { MeScreen } from "./screens/me.js";
-import { AnalysisPanel } from "./replay/analysis.js";
+import { AnalysisPanel, matchAnalysis } from "./replay/analysis.js";
 import { ReplayScreen } from "./screens/replay.js";
 import { StartScreen } from "./screens/start.js";
 import { TableScreen } from "./screens/table.js";
@@ -114,7 +114,6 @@ export class App {
   // ---- a finished match's replay ----------------------------------------------
 
   openReplay(tableId, number) {
-    let names = null;
     const load = async () => {
       const [record, lobby] = await Promise.all([
         getRecord(tableId, number).catch((err) => {
@@ -124,11 +123,11 @@ export class App {
         }),
         getTable(tableId).catch(() => null),
       ]);
-      if (lobby) names = lobby.seats.map((seat) => seat.name || null);
-      screen.names = names;
+      // Named as the end screen names them (a bot is "Bot 2"), the winner too.
+      if (lobby) screen.seats = lobby.seats;
       return record;
     };
-    const panel = new AnalysisPanel(tableId, number, () => this.screen && this.screen.render());
+    const panel = new AnalysisPanel(matchAnalysis(tableId, number), () => this.screen && this.screen.render());
     const screen = this.show("replay", ReplayScreen, {
       load,
       title: t("replay.title_match", { n: number }),
@@ -252,7 +251,8 @@ export class App {
       if (effect.kind === "resync") this.resync();
       else if (effect.kind === "error" && this.playAgain(state, effect)) continue;
       // A Continue that comes after the next deal has nothing to say (R7.8).
-      else if (effect.kind === "error" && effect.ref !== "hello" && effect.ref !== "continue") {
+      // A refused reaction is told by the table itself (js/ui/reactions.js).
+      else if (effect.kind === "error" && !["hello", "continue", "react"].includes(effect.ref)) {
         this.toast(errorText(effect));
       }
     }
@@ -322,6 +322,7 @@ export class App {
       continue: (deck) => send({ type: "continue", deck }),
       rematch: () => send({ type: "rematch" }),
       watching: (on) => send({ type: "watching", on }),
+      react: (reaction) => send({ type: "react", reaction }),
       leave: () => {
         const playing = this.store && this.store.state.table && this.store.state.table.status === "playing";
         send({ type: "leave" });

@@ -158,8 +158,9 @@ export class TableSocket {
     return true;
   }
 
+  /** Say the page is closing (R7.4); a spectator (no token) holds no seat, so says nothing. */
   sendClosing() {
-    if (this.closingSent) return;
+    if (this.closingSent || !this.token) return;
     this.closingSent = this.send({ type: "closing" });
   }
 

@@ -92,7 +92,8 @@ function takeSnapshot(state, body) {
  * `{kind: "snapshot"}`, `{kind: "played", seat, card}`, `{kind: "captured", ...}`,
  * `{kind: "pishti", jack, seat, team, card}`, `{kind: "counted", deck}`,
  * `{kind: "over"}`, `{kind: "timeout", seat}`, `{kind: "resync"}`,
- * `{kind: "error", code, message, ref}`, `{kind: "seat_lost"}`, `{kind: "turn"}`.
+ * `{kind: "error", code, message, ref}`, `{kind: "seat_lost"}`, `{kind: "turn"}`,
+ * `{kind: "reaction", seat, reaction}` (a quick reaction, not an event).
  */
 export function apply(state, msg) {
   const effects = [];
@@ -125,7 +126,16 @@ export function apply(state, msg) {
       if (state.table) state.table.watchers = msg.count;
       effects.push({ kind: "watchers" });
       break;
+    case "reaction":
+      // A quick reaction from a person at the table: not an event, it changes nothing.
+      effects.push({ kind: "reaction", seat: msg.seat, reaction: msg.reaction });
+      break;
     case "error":
+      if (msg.ref === "react") {
+        // A refused reaction changes nothing; a play sent meanwhile is still pending.
+        effects.push({ kind: "error", code: msg.code, message: msg.message, ref: msg.ref });
+        break;
+      }
       state.pending = null;
       effects.push({ kind: "error", code: msg.code, message: msg.message, ref: msg.ref });
       break;

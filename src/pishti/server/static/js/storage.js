@@ -104,3 +104,17 @@ export function getView3dNoticed() {
 export function setView3dNoticed() {
   write("view3d.noticed", "yes");
 }
+
+/** The seats whose quick reactions the player silenced at `tableId` (a list of seat numbers). */
+export function getSilenced(tableId) {
+  try {
+    const value = JSON.parse(read("silenced." + tableId) || "[]");
+    return Array.isArray(value) ? value.filter((s) => Number.isInteger(s)) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function setSilenced(tableId, seats) {
+  write("silenced." + tableId, seats.length ? JSON.stringify(seats) : null);
+}

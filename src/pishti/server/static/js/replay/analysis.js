@@ -2,8 +2,10 @@
 // for on the server, computed there in worker processes (its place in the
 // queue shown meanwhile), then shown for the play on screen: the expert's card,
 // the expected points of every legal card, the mark; and a summary per seat.
+// A record file opened in the replay is analysed the same way once the person
+// asks (it is sent to the server then, and only then).
 
-import { ApiError, getAnalysis, requestAnalysis } from "../api.js";
+import { ApiError, getAnalysis, getRecordAnalysis, requestAnalysis, requestRecordAnalysis } from "../api.js";
 import { cardFace, cardName } from "../cards.js";
 import { language, t } from "../i18n.js";
 import { h } from "../ui/dom.js";
@@ -13,20 +15,46 @@ const POLL_MS = 1500;
 
 const lower = (text) => text.toLocaleLowerCase(language());
 
+/** Where the analysis of finished match `number` of a table comes from. */
+export function matchAnalysis(tableId, number) {
+  return {
+    get: () => getAnalysis(tableId, number),
+    request: () => requestAnalysis(tableId, number),
+    what: "analysis.what",
+  };
+}
+
+/** Where the analysis of a record file's JSON value comes from: nothing is sent
+ * before the person asks; then the record is, and the answer's id is followed. */
+export function fileAnalysis(record) {
+  const source = {
+    id: null,
+    get: () => getRecordAnalysis(source.id),
+    request: async () => {
+      const body = await requestRecordAnalysis(record);
+      source.id = body.id;
+      return body;
+    },
+    what: "analysis.what_file",
+  };
+  return source;
+}
+
 export class AnalysisPanel {
-  /** `changed` is called whenever there is something new to show. */
-  constructor(tableId, number, changed) {
-    this.tableId = tableId;
-    this.number = number;
+  /** `source`: matchAnalysis or fileAnalysis; `changed` is called whenever there
+   * is something new to show. */
+  constructor(source, changed) {
+    this.source = source;
     this.changed = changed;
     this.state = { kind: "loading" };
     this.timer = null;
-    this.check();
+    if (source.what === "analysis.what_file") this.state = { kind: "idle" };
+    else this.check();
   }
 
   async check() {
     try {
-      this.take(await getAnalysis(this.tableId, this.number));
+      this.take(await this.source.get());
     } catch (err) {
       if (err instanceof ApiError && err.code === "not_requested") this.set({ kind: "idle" });
       else this.set({ kind: "error", text: errorText(err) });
@@ -36,7 +64,7 @@ export class AnalysisPanel {
   async ask() {
     this.set({ kind: "waiting", status: { status: "queued", position: 0 } });
     try {
-      this.take(await requestAnalysis(this.tableId, this.number));
+      this.take(await this.source.request());
     } catch (err) {
       this.set({ kind: "error", text: errorText(err) });
     }
@@ -73,7 +101,7 @@ export class AnalysisPanel {
     if (state.kind === "loading") body.push(h("p", { class: "hint" }, "…"));
     else if (state.kind === "idle") {
       body.push(
-        h("p", { class: "hint" }, t("analysis.what")),
+        h("p", { class: "hint", id: "analysis-what" }, t(this.source.what)),
         h("button", { type: "button", class: "primary", id: "analysis-ask", on: { click: () => this.ask() } }, t("analysis.ask")),
       );
     } else if (state.kind === "waiting") {

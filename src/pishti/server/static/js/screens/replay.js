@@ -7,11 +7,35 @@
 
 import { cardFace, cardName } from "../cards.js";
 import { language, t } from "../i18n.js";
+import { AnalysisPanel, fileAnalysis } from "../replay/analysis.js";
 import { PLAYS_PER_DECK, RecordProblem, replayRecord, teamOf } from "../replay/record.js";
 import { countTable } from "../ui/countTable.js";
-import { announce, h } from "../ui/dom.js";
+import { announce, h, svg } from "../ui/dom.js";
+import { seatName, teamLabel } from "../ui/seats.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
+
+/**
+ * The controls' icons, drawn as SVG paths in a 16×16 box (the characters ⏮ ⏵ ⏭
+ * have no glyph in the fonts of some systems, Debian's Chromium among them, and
+ * showed as empty boxes).  The button's aria-label names it; the icon is hidden.
+ */
+const ICONS = {
+  first: "M2 2h2v12H2z M14 2v12L5 8z",
+  back: "M13 2v12L3 8z",
+  play: "M4 2v12l10-6z",
+  pause: "M3 2h4v12H3z M9 2h4v12H9z",
+  next: "M3 2v12l10-6z",
+  last: "M12 2h2v12h-2z M2 2v12l9-6z",
+};
+
+function icon(name) {
+  return svg(
+    "svg",
+    { class: "icon", viewBox: "0 0 16 16", width: "16", height: "16", "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: ICONS[name], fill: "currentColor" }),
+  );
+}
 
 const lower = (text) => text.toLocaleLowerCase(language());
 
@@ -22,10 +46,10 @@ export function parseHash(hash) {
 }
 
 export class ReplayScreen {
-  constructor(root, { load, names = null, title = null, analysis = null }) {
+  constructor(root, { load, seats = null, title = null, analysis = null }) {
     this.root = root;
     this.load = load; // async () => record JSON, or null for "open a file"
-    this.names = names;
+    this.seats = seats; // the table's seats (the lobby's), to name them as the table does
     this.title = title;
     this.analysis = analysis; // optional: an AnalysisPanel (the server's analysis)
     this.replay = null;
@@ -117,7 +141,13 @@ export class ReplayScreen {
       this.open(data);
     } catch (err) {
       this.renderPicker(t("replay.problem", { problem: err instanceof RecordProblem ? err.message : String(err) }));
+      return;
     }
+    // The same analysis as a finished match's, asked for on the server (the record is
+    // sent only when the person asks).
+    if (this.analysis) this.analysis.destroy();
+    this.analysis = new AnalysisPanel(fileAnalysis(data), () => this.render());
+    this.render();
   }
 
   // ---- moving ------------------------------------------------------------------
@@ -207,9 +237,11 @@ export class ReplayScreen {
 
   // ---- drawing ---------------------------------------------------------------------
 
+  /** A seat's name as the table and its end screen give it ("Bot 2" for a bot); a
+   * record opened from a file names no one: "Seat 2". */
   name(seat) {
-    const given = this.names && this.names[seat];
-    return given || t("lobby.seat", { n: seat + 1 });
+    if (this.seats) return seatName({ players: this.replay.players, seats: this.seats }, seat);
+    return t("lobby.seat", { n: seat + 1 });
   }
 
   tableInfo() {
@@ -327,11 +359,11 @@ export class ReplayScreen {
     return h(
       "div",
       { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") },
-      button("replay-first", t("replay.first"), () => this.first(), "⏮"),
-      button("replay-back", t("replay.back"), () => this.step(-1), "◀"),
-      button("replay-auto", this.timer ? t("replay.pause") : t("replay.auto"), () => this.toggleAuto(), this.timer ? "⏸" : "⏵"),
-      button("replay-next", t("replay.next"), () => this.step(1), "▶"),
-      button("replay-last-button", t("replay.last"), () => this.last(), "⏭"),
+      button("replay-first", t("replay.first"), () => this.first(), icon("first")),
+      button("replay-back", t("replay.back"), () => this.step(-1), icon("back")),
+      button("replay-auto", this.timer ? t("replay.pause") : t("replay.auto"), () => this.toggleAuto(), icon(this.timer ? "pause" : "play")),
+      button("replay-next", t("replay.next"), () => this.step(1), icon("next")),
+      button("replay-last-button", t("replay.last"), () => this.last(), icon("last")),
       deckSelect,
       speedSelect,
     );
@@ -355,7 +387,7 @@ export class ReplayScreen {
     const result = this.replay.finished
       ? this.replay.winner === null
         ? t("end.draw")
-        : t("end.team_won", { team: t("lobby.team", { n: this.replay.winner + 1 }) })
+        : t("end.team_won", { team: teamLabel(this.tableInfo(), this.replay.winner, null) })
       : t("replay.unfinished");
     // replaceChildren writes a null as the text "null": the parts left out are dropped first.
     const parts = [
@@ -367,7 +399,7 @@ export class ReplayScreen {
         " · ",
         t("end.decks", { n: this.replay.decks.length }),
         " · ",
-        result,
+        h("span", { id: "replay-result" }, result),
       ),
       this.controls(),
       h("p", { class: "replay-where", id: "replay-where", dataset: { deck: String(this.deck + 1), play: String(this.play) } }, this.stepText()),

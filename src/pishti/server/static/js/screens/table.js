@@ -10,6 +10,7 @@ import { ring, setRing } from "../ui/clock.js";
 import { countTable } from "../ui/countTable.js";
 import { announce, focusLost, h, replace } from "../ui/dom.js";
 import { pishtiBurst, sweep } from "../ui/effects.js";
+import { Reactions } from "../ui/reactions.js";
 import { initials, position, seatName, teamLabel } from "../ui/seats.js";
 import { sound } from "../ui/sound.js";
 
@@ -21,7 +22,7 @@ const SHOWN_RECORD_CARDS = 3;
 const TICK_SECONDS = 5;
 
 export class TableScreen {
-  constructor(root, { actions, store }) {
+  constructor(root, { actions, store, tableId }) {
     this.actions = actions;
     this.store = store;
     this.focusCard = null;
@@ -29,6 +30,13 @@ export class TableScreen {
     this.lastDeckShown = null;
 
     this.scorebar = h("div", { class: "scorebar" });
+    // Quick reactions: a palette in the bar, each shown over its sender's avatar.
+    this.reactions = new Reactions({
+      tableId,
+      send: (preset) => this.actions.react(preset),
+      seatEl: (seat) => this.seatEls[seat] || null,
+      notice: (text) => this.showNotice(text, 3000),
+    });
     this.felt = h("div", { class: "felt" });
     this.center = h("div", { class: "center" });
     this.effects = h("div", { class: "effects" });
@@ -114,6 +122,7 @@ export class TableScreen {
       ),
       this.dialog,
       this.leaveDialog,
+      this.reactions.live,
     );
     root.replaceChildren(this.section);
 
@@ -126,6 +135,7 @@ export class TableScreen {
 
   destroy() {
     this.view.destroy();
+    this.reactions.destroy();
     document.removeEventListener("keydown", this.keyHandler);
     clearInterval(this.clockTimer);
     clearTimeout(this.noticeTimer);
@@ -136,6 +146,7 @@ export class TableScreen {
   update(state, effects = []) {
     const { table, view } = state;
     if (!table || !view) return;
+    this.reactions.update(state);
     this.renderScorebar(state);
     this.renderInfo(state);
     this.renderSeats(state);
@@ -167,38 +178,30 @@ export class TableScreen {
     const { table, seat } = state;
     const order = seat === null ? [0, 1] : [teamOf(seat, table.players), 1 - teamOf(seat, table.players)];
     const totals = runningTotals(state); // pishti points count at once (R4.7)
-    replace(
-      this.scorebar,
-      h(
-        "div",
-        { class: "scores", id: "scores" },
-        order.map((team) =>
-          h(
-            "div",
-            { class: `score team-${team === order[0] ? "us" : "them"}`, dataset: { team: String(team) } },
-            h("span", { class: "score-label" }, teamLabel(table, team, seat)),
-            h("span", { class: "score-value" }, String(totals[team])),
-          ),
-        ),
-      ),
-      h(
-        "div",
-        { class: "bar-actions" },
+    // The bar's buttons are drawn again each time; the reactions' box stays, so that
+    // focus stays in its palette while the table changes.
+    const actions = this.scorebar.querySelector(".bar-actions") || h("div", { class: "bar-actions" }, this.reactions.box);
+    for (const node of [...actions.childNodes]) if (node !== this.reactions.box) node.remove();
+    actions.append(h("button", { type: "button", id: "show-counts", on: { click: () => this.showHistory() } }, t("table.scores")));
+    // A spectator holds no seat to give up (R7.5): no Leave for them.
+    if (seat !== null) {
+      actions.append(h("button", { type: "button", class: "quiet", id: "leave", on: { click: () => this.leave() } }, t("table.leave")));
+    }
+    const scores = h(
+      "div",
+      { class: "scores", id: "scores" },
+      order.map((team) =>
         h(
-          "button",
-          { type: "button", id: "show-counts", on: { click: () => this.showHistory() } },
-          t("table.scores"),
+          "div",
+          { class: `score team-${team === order[0] ? "us" : "them"}`, dataset: { team: String(team) } },
+          h("span", { class: "score-label" }, teamLabel(table, team, seat)),
+          h("span", { class: "score-value" }, String(totals[team])),
         ),
-        // A spectator holds no seat to give up (R7.5): no Leave for them.
-        seat === null
-          ? null
-          : h(
-              "button",
-              { type: "button", class: "quiet", id: "leave", on: { click: () => this.leave() } },
-              t("table.leave"),
-            ),
       ),
     );
+    const old = this.scorebar.querySelector("#scores");
+    if (old) old.replaceWith(scores);
+    else this.scorebar.append(scores, actions);
   }
 
   renderInfo(state) {
@@ -270,6 +273,7 @@ export class TableScreen {
         backs.length ? h("div", { class: "mini-hand", "aria-hidden": "true" }, backs) : null,
       );
       this.seatEls[s] = el;
+      this.reactions.decorate(el, s, state);
       this.felt.append(el);
     }
   }
@@ -585,6 +589,12 @@ export class TableScreen {
         break;
       case "counted":
         this.showCount(effect.deck);
+        break;
+      case "reaction":
+        this.reactions.show(effect, state);
+        break;
+      case "error":
+        if (effect.ref === "react") this.reactions.refused(effect);
         break;
       default:
         break;

@@ -1,0 +1,238 @@
+"""The pause between decks (R7.8) as two people live it in the browser: whom the table
+waits for follows the `pause_waiting` event; a page closed and opened again, or
+reloaded, during the pause comes back to the count with the pause as it is; and a
+server killed during the pause and started again restores it, the pages reconnect by
+themselves, and the next deck is dealt once both have pressed Continue.
+
+The module has a server of its own, with a pause of 60 s at most (so a busy machine
+never runs out of it between two steps), started again on the same port and file."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from driver import Player, pishti_command
+
+PAUSE = """() => {
+  const pause = window.pishtiApp.store.state.table.pause;
+  return pause && { deck: pause.deck, waiting: pause.waiting, ready: pause.ready };
+}"""
+
+DIALOG_OPEN = "() => Boolean(document.querySelector('#count-dialog')?.open)"
+
+# While the server is down the browser says that it cannot connect: that is expected.
+OUTAGE = re.compile(r"WebSocket connection to .* failed|ERR_CONNECTION_REFUSED")
+
+
+class Errors:
+    """Page errors and console errors of the test's pages; while ``ignore`` is set,
+    console errors it matches are expected (the server is down)."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.ignore: re.Pattern[str] | None = None
+
+    def watch(self, page: Any, label: str) -> None:
+        page.on("pageerror", lambda exc: self.errors.append(f"{label} page error: {exc}"))
+        page.on("console", lambda msg: self._console(label, msg))
+
+    def _console(self, label: str, msg: Any) -> None:
+        if msg.type != "error" or (self.ignore and self.ignore.search(msg.text)):
+            return
+        self.errors.append(f"{label} console error: {msg.text}")
+
+
+class Server:
+    """``pishti serve`` on one port and SQLite file, which a test may kill and start again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = int(probe.getsockname()[1])
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        args = ["--host", "127.0.0.1", "--port", str(self.port)]
+        args += ["--db", str(self.folder / "pishti.db"), "--bot-delay", "0", "--pause", "60"]
+        with (self.folder / "server.log").open("a") as log:
+            self.proc = subprocess.Popen(
+                pishti_command("serve", *args, "--log-level", "warning", "--http-rate", "1000"),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.folder,
+            )
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.proc.kill()
+                raise RuntimeError((self.folder / "server.log").read_text())
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to close anything."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def pause_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("pause-server"))
+    server.start()
+    yield server
+    server.stop()
+
+
+def pause(page: Any) -> dict[str, Any] | None:
+    value: dict[str, Any] | None = page.evaluate(PAUSE)
+    return value
+
+
+def turn_line(page: Any, text: str) -> None:
+    """Wait until the turn line starts with ``text``."""
+    page.wait_for_function(
+        "(text) => document.querySelector('#turn-line').textContent.startsWith(text)", arg=text
+    )
+
+
+def play_to_the_count(players: list[Player]) -> None:
+    """Both people play their cards until both see the first deck's count."""
+    for _ in range(2000):
+        now = [p.peek() for p in players]
+        if all(n == "count" for n in now):
+            return
+        for player, what in zip(players, now, strict=True):
+            if what == "turn":
+                player.play_turn()
+        if "turn" not in now:
+            players[0].page.wait_for_timeout(50)
+    raise AssertionError("the deck did not end")
+
+
+def test_the_pause_through_a_drop_a_reload_and_a_server_restart(
+    browser: Any, pause_server: Server
+) -> None:
+    errors = Errors()
+    contexts = [
+        browser.new_context(base_url=pause_server.base, viewport={"width": 1280, "height": 800})
+        for _ in range(2)
+    ]
+    for context in contexts:
+        context.set_default_timeout(20_000)
+    try:
+        ayse_page, mehmet_page = (c.new_page() for c in contexts)
+        errors.watch(ayse_page, "Ayşe")
+        errors.watch(mehmet_page, "Mehmet")
+        ayse, mehmet = Player(ayse_page), Player(mehmet_page)
+        link = ayse.create_table("Ayşe", players=4, target=101)
+        mehmet.sit_by_link(link, "Mehmet", 1)
+        ayse.start()
+        mehmet_page.wait_for_selector(".table-screen .hand")
+        play_to_the_count([ayse, mehmet])
+        count = mehmet.read_count()
+        assert count is not None and count["deck"] == 0
+
+        # Ayşe presses Continue: her table says it waits for Mehmet.
+        ayse.take_count()
+        turn_line(ayse_page, "Waiting for Mehmet to press Continue; next deal in")
+        # Mehmet closes the page: pause_waiting says the table no longer waits for him...
+        mehmet_page.close()
+        turn_line(ayse_page, "Dealing…")
+        assert pause(ayse_page) == {"deck": 0, "waiting": [0], "ready": [0]}
+        # ... and when he opens it again (within the 10 s it still holds the deal for
+        # him), that it waits for him again; his page is back on the count of deck 1,
+        # no card dealt, no clock running.
+        mehmet_page = contexts[1].new_page()
+        errors.watch(mehmet_page, "Mehmet again")
+        mehmet = Player(mehmet_page)
+        mehmet_page.goto(link)
+        mehmet_page.wait_for_function(DIALOG_OPEN)
+        assert mehmet_page.inner_text("#count-dialog-title") == "Deck 1: the count"
+        assert mehmet.read_count() == count
+        mehmet_page.wait_for_function(
+            "() => /in \\d+ s at most/.test(document.querySelector('#pause-note').textContent)"
+        )
+        assert mehmet_page.locator(".hand .hand-card").count() == 0
+        assert mehmet_page.locator(".ring[data-level='ok'], .ring[data-level='low']").count() == 0
+        assert pause(mehmet_page) == {"deck": 0, "waiting": [0, 1], "ready": [0]}
+        turn_line(ayse_page, "Waiting for Mehmet to press Continue; next deal in")
+        assert pause(ayse_page) == {"deck": 0, "waiting": [0, 1], "ready": [0]}
+
+        # Ayşe reloads after her Continue: she is waited for again and reads the count again.
+        ayse_page.reload()
+        ayse_page.wait_for_function(DIALOG_OPEN)
+        assert ayse.read_count() == count
+        assert pause(ayse_page) == {"deck": 0, "waiting": [0, 1], "ready": []}
+        mehmet.close_count()
+        turn_line(mehmet_page, "Waiting for Ayşe to press Continue; next deal in")
+
+        # The server is killed during the pause and started again: the pages reconnect
+        # by themselves, the pause is restored and waits for both, no card is dealt.
+        pause_server.kill()
+        errors.ignore = OUTAGE
+        pause_server.start()
+        for page in (ayse_page, mehmet_page):
+            page.wait_for_function(
+                "() => { const s = window.pishtiApp.store.state; const p = s.table.pause;"
+                " return p && p.waiting.length === 2 && p.ready.length === 0; }",
+                timeout=60_000,
+            )
+        errors.ignore = None
+        # Mehmet had pressed Continue before the restart: he is back, so is waited for
+        # again and sees the count again; Ayşe's is still open.
+        mehmet_page.wait_for_function(DIALOG_OPEN)
+        assert ayse_page.evaluate(DIALOG_OPEN)
+        assert mehmet_page.locator(".hand .hand-card").count() == 0
+        mehmet.close_count()
+        turn_line(mehmet_page, "Waiting for Ayşe to press Continue; next deal in")
+        ayse.close_count()
+        # Both pressed Continue: the next deck is dealt and play goes on.
+        for page in (ayse_page, mehmet_page):
+            page.wait_for_function(
+                "() => document.querySelector('#deck-number').textContent === 'Deck 2'"
+            )
+            page.wait_for_selector(".hand .hand-card")
+        assert pause(ayse_page) is None
+        for _ in range(200):
+            now = [p.peek() for p in (ayse, mehmet)]
+            if "turn" in now:
+                player = (ayse, mehmet)[now.index("turn")]
+                card = player.hand()[0]
+                player.page.click(f".hand .hand-card[data-card='{card}']")
+                player.page.wait_for_function(
+                    "(card) => !document.querySelector(`.hand .hand-card[data-card='${card}']`)",
+                    arg=card,
+                )
+                break
+            ayse_page.wait_for_timeout(50)
+        else:
+            raise AssertionError("nobody got a turn after the restart")
+    finally:
+        for context in contexts:
+            context.close()
+    assert errors.errors == [], "\n".join(errors.errors)
