@@ -57,6 +57,7 @@ import time
 from collections.abc import Sequence
 
 from pishti.bots.determinize import Determinizer
+from pishti.bots.fastplay import fast_playout, fast_solve
 from pishti.bots.knowledge import Knowledge
 from pishti.bots.opponents import STANDARD, OpponentModel
 from pishti.bots.playout import clone_deck, distinct_cards, mixed_playout, playout, solve
@@ -141,6 +142,11 @@ class ExpertBot:
             horizon, obvious: the budget and rules of the search (module doc
             and the module constants of the same names, which are the defaults).
         adaptive: whether it learns how the other seats play (module doc).
+        fast: whether playouts and endgames run on the fused loops of
+            :mod:`pishti.bots.fastplay` (True) or on copies of the
+            :class:`Deck` through :func:`~pishti.bots.playout.mixed_playout`
+            and :func:`~pishti.bots.playout.solve`, the reference (False);
+            both give the same values, so the same choices.
         model: the opponent model of the match in play, or None.
         last_search: ``(samples used, gain, standard error)`` of the last move
             searched, for study.
@@ -161,6 +167,7 @@ class ExpertBot:
         horizon: int | None = HORIZON,
         obvious: float = OBVIOUS,
         adaptive: bool = True,
+        fast: bool = True,
     ) -> None:
         """Build an expert; the keyword arguments set its budget (module doc).
 
@@ -182,6 +189,7 @@ class ExpertBot:
         self.horizon = horizon
         self.obvious = obvious
         self.adaptive = adaptive
+        self.fast = fast
         self.model: OpponentModel | None = None
         self._seen = (-1, -1)
         self.last_search: tuple[int, float, float] = (0, 0.0, 0.0)
@@ -226,27 +234,48 @@ class ExpertBot:
         used = 0
         placements = determinizer.resample(rng, self.samples, self.proposals * self.samples)
         stop = _playout_stop(len(view.history), view.players, self.horizon)
+        fast = self.fast
+        standard_seats = [STANDARD] * view.players
         for used, placement in enumerate(placements, start=1):
             deck = determinizer.build(placement)
-            sample_knowledge = knowledge.copy()
-            sample_knowledge.face_down = deck.middle[:3]
             if model is not None:
                 policies = [
                     STANDARD if s == seat else model.draw(s, rng) for s in range(view.players)
                 ]
                 sample_seed = rng.getrandbits(32)
-            for card in active:
-                child = clone_deck(deck)
-                child_knowledge = sample_knowledge.copy()
-                child_knowledge.observe(seat, card, child.play(card))
-                if model is None:
-                    value = playout(child, child_knowledge, team, stop)
-                else:
+            else:
+                policies = standard_seats
+                sample_seed = 0
+            if fast:
+                down = deck.middle[:3]
+                for card in active:
                     # The same draws for every card: their values stay paired.
-                    value = mixed_playout(
-                        child, child_knowledge, team, policies, random.Random(sample_seed), stop
+                    values[card].append(
+                        fast_playout(
+                            deck,
+                            knowledge,
+                            down,
+                            card,
+                            team,
+                            policies,
+                            random.Random(sample_seed),
+                            stop,
+                        )
                     )
-                values[card].append(value)
+            else:
+                sample_knowledge = knowledge.copy()
+                sample_knowledge.face_down = deck.middle[:3]
+                for card in active:
+                    child = clone_deck(deck)
+                    child_knowledge = sample_knowledge.copy()
+                    child_knowledge.observe(seat, card, child.play(card))
+                    if model is None:
+                        value = playout(child, child_knowledge, team, stop)
+                    else:
+                        value = mixed_playout(
+                            child, child_knowledge, team, policies, random.Random(sample_seed), stop
+                        )
+                    values[card].append(value)
             if limit is not None and used >= MIN_SAMPLES and time.perf_counter() - start > limit:
                 break
             if used % BATCH == 0:
@@ -283,11 +312,15 @@ class ExpertBot:
         team = view.team
         values: dict[Card, list[float]] = {c: [] for c in candidates}
         count = self.endgame_samples
+        fast = self.fast
         for deck in determinizer.draw(rng, count, self.proposals * count):
             for card in candidates:
-                child = clone_deck(deck)
-                child.play(card)
-                values[card].append(solve(child, team))
+                if fast:
+                    values[card].append(fast_solve(deck, card, team))
+                else:
+                    child = clone_deck(deck)
+                    child.play(card)
+                    values[card].append(solve(child, team))
         card, gain, se = pick_card(values, default, 0.0)
         self.last_search = (self.endgame_samples, gain, se)
         return card

@@ -58,7 +58,7 @@ export class TableScreen {
     });
     // How to play by the keyboard: a player's hint, nothing for a spectator (rendered hidden then).
     this.handKeys = h("p", { class: "visually-hidden", id: "hand-keys" }, t("table.hand_keys"));
-    this.autopilot = h("div", { class: "autopilot-banner", role: "status" });
+    this.autopilot = h("div", { class: "autopilot-banner", role: "status", hidden: true });
     this.dialog = h("dialog", { class: "count-dialog", id: "count-dialog", "aria-labelledby": "count-dialog-title" });
     this.dialog.addEventListener("close", () => {
       // Closing a deck's count (Continue, Enter or Escape) says the player has read it (R7.8).
@@ -483,7 +483,10 @@ export class TableScreen {
     if (target) target.tabIndex = 0;
     if (hadFocus && target) target.focus();
 
-    if (mySeat.autopilot && !state.seatLost) {
+    // Built when the autopilot comes on, not at every render: a button remade with every
+    // card the table plays for you could hardly be clicked, and lost the keyboard's focus.
+    const autopilot = Boolean(mySeat.autopilot) && !state.seatLost;
+    if (autopilot && this.autopilot.hidden) {
       replace(
         this.autopilot,
         h("span", {}, t("table.autopilot_on")),
@@ -494,7 +497,7 @@ export class TableScreen {
         ),
       );
       this.autopilot.hidden = false;
-    } else {
+    } else if (!autopilot && !this.autopilot.hidden) {
       replace(this.autopilot);
       this.autopilot.hidden = true;
     }

@@ -637,14 +637,18 @@ export class TableScene {
     const toY = (y) => (1 - ((y - view.top) / view.height) * 2) * halfH;
     const boxH = box.height ? toY(box.top) - toY(box.bottom) : halfH * 0.5;
     const middleX = box.width ? (toX(box.left) + toX(box.right)) / 2 : 0;
-    const middleY = box.height ? (toY(box.top) + toY(box.bottom)) / 2 : -halfH * 0.7;
     const scale = Math.max(0.05, Math.min((boxH * 0.74) / CARD_H, (halfW * 2 * 0.94) / (4 * 1.12)));
+    const xs = Array.from({ length: n }, (_, i) => (i - (n - 1) / 2) * CARD_W * scale * 1.12);
+    const drop = (x) => ((x * x) / scale) * 0.06; // the fan: outer cards a little lower
+    let middleY = box.height ? (toY(box.top) + toY(box.bottom)) / 2 : -halfH * 0.7;
+    // No card's lower edge under the scene's (a phone held sideways cut the outer cards).
+    const lowest = Math.min(...xs.map((x) => middleY - drop(x))) - 0.5 * CARD_H * scale;
+    middleY += Math.max(0, -halfH * 0.98 - lowest);
     const places = [];
     const tilt = quat(1.22, 0, 0); // lying back a little from facing you
     const up = new THREE.Vector3(0, 1, 0).applyQuaternion(camera.quaternion);
-    for (let i = 0; i < n; i += 1) {
-      const x = (i - (n - 1) / 2) * CARD_W * scale * 1.12;
-      const local = new THREE.Vector3(middleX + x, middleY - ((x * x) / scale) * 0.06, -depth);
+    for (const x of xs) {
+      const local = new THREE.Vector3(middleX + x, middleY - drop(x), -depth);
       const fan = quat(0, 0, (-x * 0.05) / scale);
       const q = camera.quaternion.clone().multiply(fan).multiply(tilt);
       places.push({ pos: local.applyMatrix4(camera.matrixWorld), quat: q, scale, up });
@@ -759,6 +763,10 @@ export class TableScene {
         world = this.seatPoint(seat, -this.halfX + 0.6, 0.4, this.halfZ + RIM * 0.4);
       } else {
         world = this.seatPoint(seat, 0, 0.6, this.edge(seat) + RIM + 0.2);
+        // On a tall screen the side seats' names come inside the scene's narrow width,
+        // over their own cards: they stand further up the table there instead.
+        const pos = this.pos(seat);
+        if (rect.height > rect.width && (pos === "left" || pos === "right")) world.z -= 3.4;
       }
       const p = this.toClient(world, rect);
       // Inside the scene whatever its size: the avatar and its name, whole.
@@ -766,8 +774,9 @@ export class TableScene {
       const halfH = el.offsetHeight / 2 + 4;
       const x = Math.min(Math.max(p.x, rect.left + halfW), rect.right - halfW);
       const y = Math.min(Math.max(p.y, rect.top + halfH), rect.bottom - halfH);
-      el.style.left = `${Math.round(x - felt.left)}px`;
-      el.style.top = `${Math.round(y - felt.top)}px`;
+      // From the felt's padding edge, where its absolute children start (inside its border).
+      el.style.left = `${Math.round(x - felt.left - this.screen.felt.clientLeft)}px`;
+      el.style.top = `${Math.round(y - felt.top - this.screen.felt.clientTop)}px`;
     }
   }
 
