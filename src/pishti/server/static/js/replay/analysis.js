@@ -151,6 +151,16 @@ export class AnalysisPanel {
   }
 
   summary(analysis, name) {
+    // In a box of its own that scrolls sideways when the screen is narrower than the
+    // table (a phone): the page itself never does; focusable, so the keyboard scrolls it.
+    return h(
+      "div",
+      { class: "analysis-summary-box", role: "region", tabindex: "0", "aria-label": t("analysis.summary") },
+      this.summaryTable(analysis, name),
+    );
+  }
+
+  summaryTable(analysis, name) {
     return h(
       "table",
       { class: "analysis-summary", id: "analysis-summary" },
