@@ -293,6 +293,10 @@ def test_no_record_of_a_match_in_play(server: str, browser: Any) -> None:
         viewer.wait_for_selector("#replay-problem")
         assert "still being played" in viewer.inner_text("#replay-problem")
         assert viewer.locator("#replay-where").count() == 0
+        # A replay address with no match number says so (it opened the start page silently).
+        viewer.goto(f"/r/{table_id}/abc")
+        viewer.wait_for_selector("#start-notice")
+        assert viewer.inner_text("#start-notice").startswith("This replay address is not valid")
     finally:
         context.close()
 

@@ -72,7 +72,8 @@ export class App {
     else if (/^\/leaderboard\/?$/.test(location.pathname)) this.show("leaderboard", LeaderboardScreen, {});
     else if (/^\/how-to-play\/?$/.test(location.pathname)) this.show("howto", HowToScreen, {});
     else {
-      const notice = this.notice;
+      // A replay's address the server served but that names no match (/r/{table}/abc): say so.
+      const notice = this.notice || (/^\/r\//.test(location.pathname) ? t("replay.bad_address") : null);
       this.notice = null;
       this.show("start", StartScreen, { navigate: (p) => this.navigate(p), notice });
     }
