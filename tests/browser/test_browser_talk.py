@@ -190,7 +190,7 @@ def test_two_persons_talk_mute_reload_and_play_on(
 
 
 def test_permission_denied_says_so_and_the_game_goes_on(person: Callable[..., Player]) -> None:
-    cem = person("cem", allow=False)
+    cem = person("cem", allow=False, viewport={"width": 844, "height": 390})
     deniz = person("deniz")
     seat_together([cem, deniz], 2)
     cem.page.click("#talk-cam")
@@ -198,6 +198,16 @@ def test_permission_denied_says_so_and_the_game_goes_on(person: Callable[..., Pl
     assert message is not None
     assert "did not allow the microphone or camera" in message.inner_text()
     assert cem.page.get_attribute("#talk-cam", "aria-pressed") == "false"
+    # The message covers no card of the hand: a card is still what a click there reaches
+    # (a trial could not play for 6 s on a phone held sideways, its own turn running).
+    covered = cem.page.evaluate(
+        """() => [...document.querySelectorAll('.hand .hand-card')].map(b => {
+          const r = b.getBoundingClientRect();
+          const e = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return Boolean(e && e.closest('.hand-card'));
+        })"""
+    )
+    assert covered and all(covered), covered
     # Deniz may still show herself to Cem, who receives without sending.
     turn_on(deniz, "cam")
     wait_flowing(cem, 1, ("video",))
