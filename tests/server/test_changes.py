@@ -31,6 +31,7 @@ from pishti.server.changes import (
     ServerSeed,
     Sit,
     Start,
+    StopWaiting,
     Watching,
     decode,
 )
@@ -64,6 +65,7 @@ LAYOUT = DeckLayout(
         Replace(1, "hold"),
         Resume(),
         Ready(2),
+        StopWaiting(1),
         Deal("time", (LAYOUT,)),
         Deal("ready"),
         Start((LAYOUT,), ("ab" * 16, "cd" * 16, "ef" * 16, "01" * 16)),
@@ -97,6 +99,7 @@ def test_every_kind_is_listed_once() -> None:
         "server_seed",
         "sit",
         "start",
+        "stop_waiting",
         "watching",
     ]
 
@@ -111,7 +114,8 @@ def test_a_deck_layout_is_stored_as_card_text() -> None:
 @pytest.mark.parametrize(
     ("data", "version", "message"),
     [
-        ({"kind": "start"}, 5, "version 5 is not one this server reads (1 to 4)"),
+        ({"kind": "start"}, 6, "version 6 is not one this server reads (1 to 5)"),
+        ({"kind": "stop_waiting", "seat": 1}, 4, "unknown change 'stop_waiting'"),
         ({"kind": "server_seed", "match": 1, "seed": "ab" * 32}, 3, "unknown change 'server"),
         ({"kind": "server_seed", "match": 1, "seed": "ab" * 16}, 4, "'seed' must be 64 lower"),
         ({"kind": "seat_seed", "seat": 1, "seed": "AB" * 16}, 4, "'seed' must be 32 lower"),

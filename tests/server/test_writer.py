@@ -63,7 +63,7 @@ async def test_the_store_builds_rows_from_ids_and_changes_and_a_failed_table_is_
         {"kind": "sit", "seat": 0, "name": "Bob", "token": "b" * 64},
         {"kind": "bot", "seat": 1, "level": "standard"},
     ]
-    assert stored.versions == [4, 4]
+    assert stored.versions == [5, 5]
 
 
 async def test_changes_queued_behind_a_failed_one_of_their_table_are_dropped() -> None:

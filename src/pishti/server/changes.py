@@ -21,6 +21,14 @@ Versions:
   :class:`Deal` row, holding the next deck's layout, follow it.  Older rows read
   as plays that deal the next deck at once (``deals_on``): the first play of
   the next deck does in version 1, the play that ends a deck in version 2.
+- **4**: the seeds of provably fair deals (R11): ``server_seed`` and
+  ``seat_seed`` rows, and ``"seeds"`` and ``"next_server_seed"`` in a start or
+  a rematch.
+- **5**: a person whose connection drops during the pause between decks is
+  still waited for ``pause_return`` seconds (R7.8): the :class:`Connected` row
+  keeps them waited for, and a :class:`StopWaiting` row ends that.  Older
+  ``connected`` rows read as ones that stop waiting for the person at once
+  (``keeps_waiting`` false), as the server that wrote them did.
 
 Every change names its kind in its stored JSON (``{"kind": "play", "seat": 2,
 "card": "TD", "how": "player"}``); a change that carries a choice (a bot's
@@ -36,7 +44,7 @@ from typing import Any, ClassVar, Literal, TypeGuard
 
 from pishti.engine import CardError, Deck, card_text, parse_card
 
-LOG_VERSION = 4
+LOG_VERSION = 5
 """The version of the rows this server writes."""
 FIRST_VERSION = 1
 """The oldest version this server reads."""
@@ -240,11 +248,18 @@ class Autopilot:
 
 @dataclass(frozen=True, slots=True)
 class Connected:
-    """The connection of ``seat``'s person opened (``on``) or was lost (R7.4)."""
+    """The connection of ``seat``'s person opened (``on``) or was lost (R7.4).
+
+    A connection lost during the pause between decks leaves the person waited for,
+    as one who has not pressed Continue, until they come back or a
+    :class:`StopWaiting` (R7.8)."""
 
     KIND: ClassVar[str] = "connected"
     seat: int
     on: bool
+    keeps_waiting: bool = True
+    """False when read from a row older than version 5: a connection lost during
+    the pause stopped the pause waiting for the person at once.  Never stored."""
 
     def as_json(self) -> dict[str, Any]:
         """The stored form."""
@@ -274,6 +289,19 @@ class Ready:
     def as_json(self) -> dict[str, Any]:
         """The stored form."""
         return {"kind": "ready", "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class StopWaiting:
+    """The pause between decks no longer waits for ``seat``'s person, whose connection
+    dropped during it ``pause_return`` seconds before and has not come back (R7.8)."""
+
+    KIND: ClassVar[str] = "stop_waiting"
+    seat: int
+
+    def as_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return {"kind": "stop_waiting", "seat": self.seat}
 
 
 DealReason = Literal["ready", "time"]
@@ -351,14 +379,14 @@ class Resume:
 
 Change = (
     Sit | AddBot | Free | Start | Rematch | Play | Autopilot | Connected | Replace | Resume
-) | (Ready | Deal | Watching | ServerSeed | SeatSeed)
+) | (Ready | StopWaiting | Deal | Watching | ServerSeed | SeatSeed)
 """Any change of a table."""
 
 KINDS: dict[str, type[Change]] = {
     cls.KIND: cls
     for cls in (
         *(Sit, AddBot, Free, Start, Rematch, Play, Autopilot, Connected, Replace, Resume),
-        *(Ready, Deal, Watching, ServerSeed, SeatSeed),
+        *(Ready, StopWaiting, Deal, Watching, ServerSeed, SeatSeed),
     )
 }
 """Every kind of change, by the ``kind`` it is stored with."""
@@ -482,13 +510,15 @@ def decode(data: object, version: int) -> Change:
         case "autopilot":
             return Autopilot(_int(data, "seat"), _bool(data, "on"))
         case "connected":
-            return Connected(_int(data, "seat"), _bool(data, "on"))
+            return Connected(_int(data, "seat"), _bool(data, "on"), keeps_waiting=version >= 5)
         case "replace":
             return Replace(_int(data, "seat"), _choice(data, "reason", REASONS))
         case "resume":
             return Resume()
         case "ready" if version >= 3:
             return Ready(_int(data, "seat"))
+        case "stop_waiting" if version >= 5:
+            return StopWaiting(_int(data, "seat"))
         case "watching":
             return Watching(_bool(data, "on"))
         case "server_seed" if version >= 4:

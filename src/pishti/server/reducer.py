@@ -39,6 +39,7 @@ from pishti.server.changes import (
     ServerSeed,
     Sit,
     Start,
+    StopWaiting,
     Watching,
 )
 from pishti.server.config import TIMEOUTS_TO_AUTOPILOT
@@ -124,10 +125,12 @@ class TableState:
     seat_seeds: dict[int, str] = field(default_factory=dict, repr=False)
     """The seeds people sent for the next match (R11.1), by seat, in hex; emptied
     when a match starts, and a seat's when its person goes."""
-    restarted: set[int] = field(default_factory=set)
-    """The persons connected when the server restarted during the pause: the
-    restart, not they, dropped their connections, so the pause waits for them as
-    if connected (R7.8) until they come back, or drop after coming back."""
+    away: set[int] = field(default_factory=set)
+    """The persons the pause between decks still waits for though their connection
+    is gone (R7.8), until they come back: those whose connection dropped during
+    it (until a :class:`StopWaiting`, ``pause_return`` seconds later), and those
+    connected when the server restarted during it (the restart, not they,
+    dropped their connections: until the pause ends)."""
     dealing: _Dealer | None = field(default=None, repr=False, compare=False)
     """The decks of the change being applied (set by :func:`apply` only): the match's
     deck source asks it for each new deck."""
@@ -156,14 +159,14 @@ class TableState:
         return self.status == "playing" and self.match is not None and self.match.between_decks
 
     def pause_waits_for(self) -> set[int]:
-        """The seats the pause between decks waits for: people seated and connected
-        (or disconnected by a restart of the server during the pause); bots, seats
-        on autopilot and disconnected seats never hold it up (R7.8)."""
+        """The seats the pause between decks waits for: people seated and connected,
+        or :attr:`away` for a while; bots, seats on autopilot and disconnected
+        seats never hold it up (R7.8)."""
         return {
             s
             for s, st in enumerate(self.seats)
             if st.kind == "human"
-            and (st.connected or s in self.restarted)
+            and (st.connected or s in self.away)
             and not st.autopilot
             and not st.left
         }
@@ -315,11 +318,17 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
                 [AutopilotSwitched(change.seat, st.autopilot), _seat_event(state, change.seat)]
             )
         case Connected():
+            waited = state.pausing and change.seat in state.pause_waits_for()
             state.seats[change.seat].connected = change.on
-            # Back during the pause: the person is waited for again, to read the
-            # count once more; gone again: the restart no longer stands for them.
-            state.restarted.discard(change.seat)
+            state.away.discard(change.seat)
             if change.on:
+                # Back during the pause: the person is waited for again, to read
+                # the count once more (R7.8).
+                state.ready.discard(change.seat)
+            elif waited and change.keeps_waiting:
+                # Dropped during the pause: still waited for (a reloaded page comes
+                # back), as one who has not pressed Continue, until StopWaiting.
+                state.away.add(change.seat)
                 state.ready.discard(change.seat)
             outcome = Outcome([_seat_event(state, change.seat)])
         case Replace():
@@ -330,6 +339,10 @@ def _apply(state: TableState, change: Change, dealer: _Dealer) -> Outcome:
         case Ready():
             state.ready.add(change.seat)
             outcome = Outcome([ReadyPressed(change.seat)])
+        case StopWaiting():
+            # The pause_waiting event that says so is added by apply (R7.8).
+            state.away.discard(change.seat)
+            outcome = Outcome([])
         case Deal():
             outcome = _deal_next(state)
         case Watching():
@@ -471,7 +484,7 @@ def _play(state: TableState, change: Play, dealer: _Dealer) -> Outcome:
     if match.between_decks:
         # Everyone reads the count; no clock runs (R7.8).
         state.ready = set()
-        state.restarted = set()
+        state.away = set()
         events.append(
             Paused(match.deck_number, state.pause_seconds, tuple(sorted(state.pause_waits_for())))
         )
@@ -484,7 +497,7 @@ def _deal_next(state: TableState) -> Outcome:
     if not state.pausing or state.match is None:
         raise ValueError("no deck is waiting to be dealt")
     state.ready = set()
-    state.restarted = set()
+    state.away = set()
     events: list[Payload] = [*state.match.deal_next(), _clock_event(state)]
     return Outcome(events, new_turn=True, new_clock=True)
 
@@ -504,7 +517,7 @@ def _resume(state: TableState) -> Outcome:
     if state.pausing:
         # The pause is restored: those it waited for get their time to come back
         # and press Continue (R7.8), and no clock runs meanwhile.
-        state.restarted |= {s for s, st in enumerate(state.seats) if st.connected}
+        state.away |= {s for s, st in enumerate(state.seats) if st.connected}
     for seat, st in enumerate(state.seats):
         if st.connected:
             st.connected = False

@@ -645,8 +645,8 @@ class Table:
         st = self.seats[seat]
         if st.kind == "human" and st.connected:
             self.turns.said_closing(seat, closing)
-            self.turns.dropped(seat)
             self.commit(Connected(seat, False))
+            self.turns.dropped(seat)
 
     # -- checks ------------------------------------------------------------------
 

@@ -20,7 +20,10 @@ through the reducer like any other.
 
 - **The pause between decks** (R7.8): after a count the next deck is dealt
   once every person seated and connected (not on autopilot) has pressed
-  Continue, or after ``pause`` seconds; no clock runs meanwhile.
+  Continue, or after ``pause`` seconds; no clock runs meanwhile.  A person
+  whose connection drops during it is still waited for ``pause_return``
+  seconds (the reducer keeps them :attr:`~pishti.server.reducer.TableState.away`);
+  then a :class:`~pishti.server.changes.StopWaiting` ends that.
 
 Moving every bot's thinking off the event loop, with a deadline, is the
 server's :data:`BotRunner` (:class:`pishti.server.botrunner.ThreadedRunner`).
@@ -36,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from pishti.bots import Bot
 from pishti.engine import SeatView, card_text, seat_view
-from pishti.server.changes import Deal, How, Play, Replace
+from pishti.server.changes import Deal, How, Play, Replace, StopWaiting
 from pishti.server.clock import Scheduler, Timer
 from pishti.server.reducer import STANDARD, Outcome
 
@@ -92,9 +95,9 @@ class Turns:
         self._bot_cache: dict[tuple[int, int, str], Bot] = {}
         self._pause_timer: Timer | None = None
         self._pause_ends = 0.0
-        self._returning: dict[int, float] = {}
-        """Persons who dropped during the pause, and until when it waits for them."""
-        self._return_timer: Timer | None = None
+        self._stop_waiting: dict[int, Timer] = {}
+        """The persons who dropped during the pause, each with the timer that stops
+        the pause waiting for them."""
 
     # -- told by the table -------------------------------------------------------
 
@@ -111,14 +114,26 @@ class Turns:
             self._closing[seat] = closing
 
     def dropped(self, seat: int) -> None:
-        """``seat``'s connection is about to be marked lost: during the pause between
-        decks, a person it waits for is waited for ``pause_return`` seconds more (a
-        reloaded page comes back, and is waited for again, R7.8)."""
+        """``seat``'s connection was marked lost: during the pause between decks, a
+        person it still waits for (:attr:`~pishti.server.reducer.TableState.away`)
+        is waited for ``pause_return`` seconds more (a reloaded page comes back),
+        then no longer (R7.8)."""
+        timer = self._stop_waiting.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
         state = self.table.state
-        if state.pausing and seat in state.pause_waits_for():
-            self._returning[seat] = (
-                self.scheduler.now() + self.timing.pause_return * self.timing.scale
+        if not self.closed and state.pausing and seat in state.away:
+            self._stop_waiting[seat] = self.scheduler.call_later(
+                self.timing.pause_return * self.timing.scale,
+                partial(self._on_stop_waiting, seat),
             )
+
+    def _on_stop_waiting(self, seat: int) -> None:
+        self._stop_waiting.pop(seat, None)
+        state = self.table.state
+        # Not when a bot took the seat meanwhile (a hold ended): it is not waited for.
+        if not self.closed and state.pausing and seat in state.away & state.pause_waits_for():
+            self.table.commit(StopWaiting(seat))
 
     def remaining(self) -> float:
         """Seconds left on the running clock (0 when none runs)."""
@@ -137,7 +152,7 @@ class Turns:
         if self._pause_timer is not None:
             self._pause_timer.cancel()
             self._pause_timer = None
-        self._stop_return_timer()
+        self._cancel_stop_waiting()
         if self._turn_timer is not None:
             self._turn_timer.cancel()
             self._turn_timer = None
@@ -160,49 +175,27 @@ class Turns:
         """Deal on once everyone the pause waits for has pressed Continue, or when
         its time is up (R7.8)."""
         state = self.table.state
-        self._stop_return_timer()
         if not state.pausing:
             if self._pause_timer is not None:
                 self._pause_timer.cancel()
             self._pause_timer = None
-            self._returning.clear()
+            self._cancel_stop_waiting()
             return
         if not state.pause_waits_for() - state.ready:
-            returning = self._still_returning()
-            if returning:
-                # Everyone else is ready: wait a little for the one who dropped.
-                delay = min(returning.values()) - self.scheduler.now()
-                self._return_timer = self.scheduler.call_later(delay, self.arm)
-            else:
-                if self._pause_timer is not None:
-                    self._pause_timer.cancel()
-                self._pause_timer = None
-                self.table.commit(Deal("ready"))
-                return
+            if self._pause_timer is not None:
+                self._pause_timer.cancel()
+            self._pause_timer = None
+            self.table.commit(Deal("ready"))
+            return
         if self._pause_timer is None:
             seconds = self.timing.pause * self.timing.scale
             self._pause_ends = self.scheduler.now() + seconds
             self._pause_timer = self.scheduler.call_later(seconds, self._on_pause_timer)
 
-    def _still_returning(self) -> dict[int, float]:
-        """The persons who dropped during the pause and are still waited for."""
-        now = self.scheduler.now()
-        seats = self.table.seats
-        self._returning = {
-            s: until
-            for s, until in self._returning.items()
-            if until > now
-            and seats[s].kind == "human"
-            and not seats[s].connected
-            and not seats[s].left
-            and not seats[s].autopilot
-        }
-        return self._returning
-
-    def _stop_return_timer(self) -> None:
-        if self._return_timer is not None:
-            self._return_timer.cancel()
-            self._return_timer = None
+    def _cancel_stop_waiting(self) -> None:
+        for timer in self._stop_waiting.values():
+            timer.cancel()
+        self._stop_waiting.clear()
 
     def _on_pause_timer(self) -> None:
         self._pause_timer = None
