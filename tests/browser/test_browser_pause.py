@@ -26,6 +26,8 @@ PAUSE = """() => {
   return pause && { deck: pause.deck, waiting: pause.waiting, ready: pause.ready };
 }"""
 
+SET_LANGUAGE = "async (lang) => (await import('/static/js/i18n.js')).setLanguage(lang)"
+
 DIALOG_OPEN = "() => Boolean(document.querySelector('#count-dialog')?.open)"
 
 # While the server is down the browser says that it cannot connect: that is expected.
@@ -115,9 +117,14 @@ def pause(page: Any) -> dict[str, Any] | None:
 
 def turn_line(page: Any, text: str) -> None:
     """Wait until the turn line starts with ``text``."""
-    page.wait_for_function(
-        "(text) => document.querySelector('#turn-line').textContent.startsWith(text)", arg=text
-    )
+    try:
+        page.wait_for_function(
+            "(text) => document.querySelector('#turn-line').textContent.startsWith(text)",
+            arg=text,
+        )
+    except Exception:
+        now = page.inner_text("#turn-line")
+        raise AssertionError(f"the turn line reads {now!r}, not {text!r}...") from None
 
 
 def play_to_the_count(players: list[Player]) -> None:
@@ -157,16 +164,23 @@ def test_the_pause_through_a_drop_a_reload_and_a_server_restart(
         count = mehmet.read_count()
         assert count is not None and count["deck"] == 0
 
-        # Ayşe presses Continue: her table says it waits for Mehmet.
+        # Neither has pressed Continue: each is told that the table waits for them too.
+        turn_line(ayse_page, "Waiting for you and Mehmet to press Continue; next deal in")
+        # Ayşe presses Continue: her table says it waits for Mehmet, his that it waits
+        # for him (it once named nobody and read "Dealing…").
         ayse.take_count()
         turn_line(ayse_page, "Waiting for Mehmet to press Continue; next deal in")
-        # Mehmet closes the page: pause_waiting says the table no longer waits for him...
+        turn_line(mehmet_page, "Waiting for you to press Continue; next deal in")
+        # Mehmet closes the page: the table still waits for him, 10 s at most, and says
+        # so (pause_waiting once dropped him at once while the deal still waited)...
         mehmet_page.close()
-        turn_line(ayse_page, "Dealing…")
-        assert pause(ayse_page) == {"deck": 0, "waiting": [0], "ready": [0]}
-        # ... and when he opens it again (within the 10 s it still holds the deal for
-        # him), that it waits for him again; his page is back on the count of deck 1,
-        # no card dealt, no clock running.
+        ayse_page.wait_for_function(
+            "() => window.pishtiApp.store.state.table.seats[1].connected === false"
+        )
+        assert pause(ayse_page) == {"deck": 0, "waiting": [0, 1], "ready": [0]}
+        turn_line(ayse_page, "Waiting for Mehmet to press Continue; next deal in")
+        # ... and when he opens it again within those 10 s, it waits for him again;
+        # his page is back on the count of deck 1, no card dealt, no clock running.
         mehmet_page = contexts[1].new_page()
         errors.watch(mehmet_page, "Mehmet again")
         mehmet = Player(mehmet_page)
@@ -188,8 +202,21 @@ def test_the_pause_through_a_drop_a_reload_and_a_server_restart(
         ayse_page.wait_for_function(DIALOG_OPEN)
         assert ayse.read_count() == count
         assert pause(ayse_page) == {"deck": 0, "waiting": [0, 1], "ready": []}
+        turn_line(ayse_page, "Waiting for you and Mehmet to press Continue; next deal in")
         mehmet.close_count()
         turn_line(mehmet_page, "Waiting for Ayşe to press Continue; next deal in")
+        turn_line(ayse_page, "Waiting for you to press Continue; next deal in")
+        # The same in Turkish.  Switching the language with her count open shows it again
+        # in that language; it once closed the count and pressed Continue for her.
+        ayse_page.evaluate(SET_LANGUAGE, "tr")
+        turn_line(ayse_page, "Masa sizi bekliyor: Devam'a basınca yeni dağıtım; en çok")
+        ayse_page.wait_for_function(DIALOG_OPEN)
+        assert ayse_page.inner_text("#count-dialog-title") == "1. el: sayım"
+        ayse_page.evaluate(SET_LANGUAGE, "en")
+        turn_line(ayse_page, "Waiting for you to press Continue; next deal in")
+        ayse_page.wait_for_function(DIALOG_OPEN)
+        assert ayse_page.inner_text("#count-dialog-title") == "Deck 1: the count"
+        assert pause(ayse_page) == {"deck": 0, "waiting": [0, 1], "ready": [1]}
 
         # The server is killed during the pause and started again: the pages reconnect
         # by themselves, the pause is restored and waits for both, no card is dealt.

@@ -63,6 +63,8 @@ export class TableScreen {
     this.autopilot = h("div", { class: "autopilot-banner", role: "status", hidden: true });
     this.dialog = h("dialog", { class: "count-dialog", id: "count-dialog", "aria-labelledby": "count-dialog-title" });
     this.dialog.addEventListener("close", () => {
+      // Closed with the screen (the language switched): not read; the new screen shows it again.
+      if (this.destroyed) return;
       // Closing a deck's count (Continue, Enter or Escape) says the player has read it (R7.8).
       if (this.dialogDeck !== null) this.readDeck = this.dialogDeck;
       this.dialogDeck = null;
@@ -72,6 +74,8 @@ export class TableScreen {
     this.dialogDeck = null; // the deck whose count the dialog shows
     this.readDeck = null; // the last deck whose count the player closed
     this.continued = null; // the last deck the table was told so
+    this.destroyed = false;
+    this.rendered = false; // a new screen shows the count the table pauses for, as a new page does
     this.leaveDialog = h(
       "dialog",
       { class: "count-dialog leave-dialog", id: "leave-dialog", "aria-labelledby": "leave-title", "aria-describedby": "leave-text" },
@@ -136,6 +140,7 @@ export class TableScreen {
   }
 
   destroy() {
+    this.destroyed = true;
     this.view.destroy();
     this.reactions.destroy();
     document.removeEventListener("keydown", this.keyHandler);
@@ -163,6 +168,7 @@ export class TableScreen {
     if (said.length) announce(said.join(" "));
     this.keepFocus(state);
     this.view.update(state, effects);
+    this.rendered = true;
   }
 
   /** Focus goes where the player acts next: the hand on their turn, else the table. */
@@ -417,7 +423,7 @@ export class TableScreen {
       if (!this.dialog.open) this.showCount(pause.deck);
     }
     this.maybeContinue();
-    const fresh = effects.some((e) => e.kind === "snapshot");
+    const fresh = !this.rendered || effects.some((e) => e.kind === "snapshot");
     if (fresh && !mine && !this.dialog.open && this.readDeck !== pause.deck) this.showCount(pause.deck);
   }
 
@@ -435,11 +441,15 @@ export class TableScreen {
     const pause = state.table.pause;
     if (!pause) return "";
     const left = pauseLeft(state);
-    const others = pause.waiting.filter((s) => s !== state.seat && !pause.ready.includes(s));
-    if (!others.length) return t("pause.dealing");
+    const me = state.seat;
+    // The table may wait for this player too (before Continue, or back after a reload).
+    const mine = me !== null && pause.waiting.includes(me) && !pause.ready.includes(me);
+    const others = pause.waiting.filter((s) => s !== me && !pause.ready.includes(s));
+    if (!others.length && !mine) return t("pause.dealing");
     const names = others.map((s) => seatName(state.table, s)).join(", ");
-    if (left === null) return t("pause.waiting_for", { names });
-    return t("pause.waiting", { names, s: Math.ceil(left) });
+    const key = mine ? (others.length ? "pause.waiting_you_and" : "pause.waiting_you") : "pause.waiting";
+    if (left === null) return t(`${key}_for`, { names });
+    return t(key, { names, s: Math.ceil(left) });
   }
 
   renderPlays(state) {
