@@ -25,6 +25,9 @@
   add("match-info", document.querySelector(".match-info"));
   add("scores", document.querySelector("#scores"));
   add("bar-actions", document.querySelector(".bar-actions"));
+  // Each button too: one may stick out of the bar (Leave once ran off a phone held sideways).
+  for (const el of document.querySelectorAll(".bar-actions button")) add("bar-actions", el);
+  for (const el of document.querySelectorAll("#scores .score")) add("scores", el);
   add("plays", document.querySelector("#plays"));
   add("turn-line", document.querySelector("#turn-line"));
   for (const el of document.querySelectorAll(".hand .hand-card")) add("hand", el);
@@ -32,6 +35,13 @@
     const r = b.r;
     if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) {
       problems.push(`${b.name} leaves the window: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+    }
+  }
+  // Text a player must read whole is never cut short (a long name in a score may be).
+  for (const el of document.querySelectorAll(".plays .play.none, .bar-actions button, .score-value, #deck-number")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)) {
+      problems.push(`"${el.textContent}" is cut: ${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`);
     }
   }
   const related = (a, b) => a.group === b.group || [a.group, b.group].sort().join() === "mini-hand,seat-info";
