@@ -160,6 +160,8 @@ def test_two_persons_talk_mute_reload_and_play_on(
     ayse.page.wait_for_function(
         "() => document.querySelector('.seat.pos-top video.talk-video').videoWidth > 0"
     )
+    # The fake microphone beeps: the speaking light comes on over the other's avatar.
+    bora.page.wait_for_selector(".seat.pos-top.speaking", timeout=10_000)
     for p in (ayse, bora):  # the tiles keep the table inside the window, nothing overlaps
         assert p.page.evaluate(LAYOUT_CHECK) == []
     ayse.page.screenshot(path=str(screenshots / "talk-desktop-table.png"))
@@ -169,6 +171,16 @@ def test_two_persons_talk_mute_reload_and_play_on(
     ayse.page.click("#talk-mic")
     assert ayse.page.get_attribute("#talk-mic", "aria-pressed") == "false"
     bora.page.wait_for_selector(".seat.pos-top:not(.talk-mic).talk-cam")
+    # ... and her speaking light goes out with it, for as long as the microphone is off.
+    bora.page.wait_for_selector(".seat.pos-top:not(.speaking)", timeout=5_000)
+    assert not bora.page.evaluate(
+        """() => new Promise(done => {
+          let lit = false;
+          const seat = document.querySelector('.seat.pos-top');
+          const t = setInterval(() => { lit = lit || seat.classList.contains('speaking'); }, 50);
+          setTimeout(() => { clearInterval(t); done(lit); }, 2500);
+        })"""
+    )
     label = bora.page.get_attribute(".seat.pos-top .avatar", "aria-label") or ""
     assert "camera on" in label and "microphone on" not in label
     # Bora mutes Ayşe for himself only.
