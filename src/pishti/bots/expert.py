@@ -59,7 +59,7 @@ from collections.abc import Sequence
 from pishti.bots.determinize import Determinizer
 from pishti.bots.fastplay import fast_playout, fast_solve
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import STANDARD, OpponentModel
+from pishti.bots.opponents import PRIOR, STANDARD, OpponentModel
 from pishti.bots.playout import clone_deck, distinct_cards, mixed_playout, playout, solve
 from pishti.bots.standard import card_values, standard_card
 from pishti.engine.cards import CARD_POINTS, Card
@@ -142,6 +142,8 @@ class ExpertBot:
             horizon, obvious: the budget and rules of the search (module doc
             and the module constants of the same names, which are the defaults).
         adaptive: whether it learns how the other seats play (module doc).
+        prior: the opponent model's prior weight of each policy
+            (:data:`~pishti.bots.opponents.PRIOR` by default).
         fast: whether playouts and endgames run on the fused loops of
             :mod:`pishti.bots.fastplay` (True) or on copies of the
             :class:`Deck` through :func:`~pishti.bots.playout.mixed_playout`
@@ -167,18 +169,21 @@ class ExpertBot:
         horizon: int | None = HORIZON,
         obvious: float = OBVIOUS,
         adaptive: bool = True,
+        prior: Sequence[float] = PRIOR,
         fast: bool = True,
     ) -> None:
         """Build an expert; the keyword arguments set its budget (module doc).
 
         Raises:
-            ValueError: ``samples`` or ``endgame_samples`` below 1, or a
-                ``time_limit`` that is not positive.
+            ValueError: ``samples`` or ``endgame_samples`` below 1, a
+                ``time_limit`` that is not positive, or a ``prior`` that does not
+                give a weight of at least 0 to each policy, some above 0.
         """
         if samples < 1 or endgame_samples < 1 or proposals < 1:
             raise ValueError("an expert needs at least one sample per move")
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
+        OpponentModel(2, prior)  # raises ValueError on a prior that is not one
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         self.samples = samples
         self.time_limit = time_limit
@@ -189,6 +194,7 @@ class ExpertBot:
         self.horizon = horizon
         self.obvious = obvious
         self.adaptive = adaptive
+        self.prior = tuple(prior)
         self.fast = fast
         self.model: OpponentModel | None = None
         self._seen = (-1, -1)
@@ -200,7 +206,7 @@ class ExpertBot:
             return None
         now = (view.deck, len(view.history))
         if self.model is None or self.model.players != view.players or now < self._seen:
-            self.model = OpponentModel(view.players)
+            self.model = OpponentModel(view.players, self.prior)
         self._seen = now
         return self.model
 
