@@ -27,7 +27,8 @@ when it could take the pile, and as ``random`` when it could not.
 evidence (the likelihood of that seat's plays in the deal, averaged over
 sampled placements of the hidden cards, as the expert's sampling gives it)
 and turns it into weights with its prior (:data:`PRIOR`); every policy whose
-prior is above 0 keeps a weight of at least :data:`FLOOR`.  The model only learns from what its seat has seen (R7.7).
+prior is above 0 keeps a weight of at least :data:`FLOOR`.  The model only
+learns from what its seat has seen (R7.7).
 """
 
 from __future__ import annotations
