@@ -67,7 +67,7 @@ from typing import Literal
 from pishti.bots.determinize import Determinizer, Placement
 from pishti.bots.fastplay import fast_playout, fast_solve
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import STANDARD, OpponentModel
+from pishti.bots.opponents import PRIOR, STANDARD, OpponentModel
 from pishti.bots.playout import clone_deck, distinct_cards, mixed_playout, playout, solve
 from pishti.bots.standard import card_values, standard_card
 from pishti.engine.cards import CARD_POINTS, Card
@@ -159,6 +159,8 @@ class ExpertBot:
             the defaults; ``time_limit`` in seconds on ``clock``, ``"wall"`` or
             ``"cpu"``).
         adaptive: whether it learns how the other seats play (module doc).
+        prior: the opponent model's prior weight of each policy
+            (:data:`~pishti.bots.opponents.PRIOR` by default).
         fast: whether playouts and endgames run on the fused loops of
             :mod:`pishti.bots.fastplay` (True) or on copies of the
             :class:`Deck` through :func:`~pishti.bots.playout.mixed_playout`
@@ -185,14 +187,16 @@ class ExpertBot:
         horizon: int | None = HORIZON,
         obvious: float = OBVIOUS,
         adaptive: bool = True,
+        prior: Sequence[float] = PRIOR,
         fast: bool = True,
     ) -> None:
         """Build an expert; the keyword arguments set its budget (module doc).
 
         Raises:
             ValueError: ``samples`` or ``endgame_samples`` below 1, a
-                ``time_limit`` that is not positive, or a ``clock`` other than
-                ``"wall"`` and ``"cpu"``.
+                ``time_limit`` that is not positive, a ``clock`` other than
+                ``"wall"`` and ``"cpu"``, or a ``prior`` that does not give a
+                weight of at least 0 to each policy, some above 0.
         """
         if samples < 1 or endgame_samples < 1 or proposals < 1:
             raise ValueError("an expert needs at least one sample per move")
@@ -200,6 +204,7 @@ class ExpertBot:
             raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
         if clock not in CLOCKS:
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
+        OpponentModel(2, prior)  # raises ValueError on a prior that is not one
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         self.samples = samples
         self.time_limit = time_limit
@@ -211,6 +216,7 @@ class ExpertBot:
         self.horizon = horizon
         self.obvious = obvious
         self.adaptive = adaptive
+        self.prior = tuple(prior)
         self.fast = fast
         self.model: OpponentModel | None = None
         self._seen = (-1, -1)
@@ -222,7 +228,7 @@ class ExpertBot:
             return None
         now = (view.deck, len(view.history))
         if self.model is None or self.model.players != view.players or now < self._seen:
-            self.model = OpponentModel(view.players)
+            self.model = OpponentModel(view.players, self.prior)
         self._seen = now
         return self.model
 
