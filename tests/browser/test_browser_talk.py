@@ -160,6 +160,8 @@ def test_two_persons_talk_mute_reload_and_play_on(
     ayse.page.wait_for_function(
         "() => document.querySelector('.seat.pos-top video.talk-video').videoWidth > 0"
     )
+    # The fake microphone beeps: the speaking light comes on over the other's avatar.
+    bora.page.wait_for_selector(".seat.pos-top.speaking", timeout=10_000)
     for p in (ayse, bora):  # the tiles keep the table inside the window, nothing overlaps
         assert p.page.evaluate(LAYOUT_CHECK) == []
     ayse.page.screenshot(path=str(screenshots / "talk-desktop-table.png"))
@@ -169,6 +171,16 @@ def test_two_persons_talk_mute_reload_and_play_on(
     ayse.page.click("#talk-mic")
     assert ayse.page.get_attribute("#talk-mic", "aria-pressed") == "false"
     bora.page.wait_for_selector(".seat.pos-top:not(.talk-mic).talk-cam")
+    # ... and her speaking light goes out with it, for as long as the microphone is off.
+    bora.page.wait_for_selector(".seat.pos-top:not(.speaking)", timeout=5_000)
+    assert not bora.page.evaluate(
+        """() => new Promise(done => {
+          let lit = false;
+          const seat = document.querySelector('.seat.pos-top');
+          const t = setInterval(() => { lit = lit || seat.classList.contains('speaking'); }, 50);
+          setTimeout(() => { clearInterval(t); done(lit); }, 2500);
+        })"""
+    )
     label = bora.page.get_attribute(".seat.pos-top .avatar", "aria-label") or ""
     assert "camera on" in label and "microphone on" not in label
     # Bora mutes Ayşe for himself only.
@@ -228,3 +240,41 @@ def test_four_persons_have_three_connected_peers_each(person: Callable[..., Play
         message = p.page.wait_for_selector(".toast.talk-message >> text=A bot took")
         assert message is not None and "Deniz" in message.inner_text()
         wait_flowing(p, 2, ("audio",))
+
+
+FAIL_LIVE_CONNECTION = """() => {
+  const pc = window.__pcs.find((c) => c.connectionState === 'connected');
+  Object.defineProperty(pc, 'connectionState', {get: () => 'failed'});
+  pc.dispatchEvent(new Event('connectionstatechange'));
+}"""
+"""Makes the page's connected peer connection report ``failed``, as ICE does when a
+network in between stops carrying its packets."""
+
+
+def test_a_peer_that_cannot_be_reached_is_said_and_tried_again(
+    person: Callable[..., Player],
+) -> None:
+    ayse, bora = person("ayse"), person("bora")
+    seat_together([ayse, bora], 2)
+    for p in (ayse, bora):
+        turn_on(p, "mic")
+    for p in (ayse, bora):
+        wait_flowing(p, 1, ("audio",))
+    for p in (ayse, bora):
+        p.page.evaluate(FAIL_LIVE_CONNECTION)
+    # Each is told in plain words, and the other's avatar says so to screen readers.
+    for p, other in ((ayse, "Bora"), (bora, "Ayşe")):
+        message = p.page.wait_for_selector(".toast.talk-message >> text=cannot be reached")
+        assert message is not None and other in message.inner_text()
+        label = p.page.get_attribute(".seat.pos-top .avatar", "aria-label") or ""
+        assert "cannot be reached for voice and video" in label
+    # Seat 0 offers again a second later: a new connection, the voice flows again, and
+    # the avatars no longer say it cannot be reached.
+    for p in (ayse, bora):
+        wait_flowing(p, 1, ("audio",))
+        p.page.wait_for_function(
+            """() => !(document.querySelector('.seat.pos-top .avatar')
+                .getAttribute('aria-label') || '').includes('cannot be reached')"""
+        )
+    assert ayse.page.evaluate("() => window.__pcs.length") == 2  # the failed one, then anew
+    play_on(ayse, bora)
