@@ -12,7 +12,8 @@ a search ``LONG`` times longer (a different seed); it prints the share of
 positions where they play alike (same rank and card points), and the mean
 expected points the default's best card loses by the longer search's values.
 
-    python bench/analysis.py [RUNS] [POSITIONS]     (RUNS 0: the agreement only)
+    python bench/analysis.py [RUNS] [POSITIONS]
+        (RUNS 0: the agreement only; POSITIONS 0: the timing only)
 """
 
 from __future__ import annotations
@@ -102,8 +103,16 @@ def agreement(positions: int) -> None:
     )
 
 
-if __name__ == "__main__":
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+def main(argv: list[str]) -> None:
+    """Run the timing (``argv[0]`` runs, 3 by default) and the agreement (``argv[1]``
+    positions, 100 by default); a count of 0 leaves that part out."""
+    runs = int(argv[0]) if argv else 3
+    positions = int(argv[1]) if len(argv) > 1 else 100
     if runs:
         timing(runs)
-    agreement(int(sys.argv[2]) if len(sys.argv) > 2 else 100)
+    if positions:  # an agreement over no position has no share to print
+        agreement(positions)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -15,7 +15,7 @@ When the fast core is compiled (``./dev compile``, ``fastplay.NATIVE``) a
 third way is timed: the compiled ``fast_playout`` and ``fast_solve``
 (``fused`` is then the pure-Python ones, ``fastplay.PURE``).
 
-    python bench/expert_speed.py [--matches 2] [--runs 3] [--check 0]
+    python bench/expert_speed.py [--matches 2] [--runs 3] [--check 0] [--budget-ms 0]
 
 Prints, per run and player count, the median CPU milliseconds per move of
 each core (over all of the expert's moves, forced and obvious ones included,
@@ -24,6 +24,12 @@ the medians of the runs with the ratios of the reference's medians to each
 other core's, and as its last line the same as JSON.  ``--check N`` first
 plays ``N`` playouts per player count both ways
 (``pishti.bots.fastplay.playout_differences``) and exits 1 on any difference.
+
+``--budget-ms T`` instead gives every core ``T`` milliseconds of CPU time per
+move (``ExpertBot(time_limit=T / 1000, clock="cpu")``, up to 4,096 sampled
+decks) at the same positions and prints, per run, how many decks each
+samples (or solves, in an exact endgame) in a median move searched, and the
+median CPU milliseconds of those moves; the cards may then differ.
 
 Times are the process's CPU time (``time.process_time``): what a move costs
 on one core.  Other load on the machine still slows both (shared caches),
@@ -82,6 +88,28 @@ def time_move(state: ExpertBot, view: SeatView, core: str) -> Timed:
     return clock() - start, card, bot.last_search
 
 
+def budget_run(cases: list[Position], cores: list[str], budget_ms: float) -> dict[str, float]:
+    """Give every core ``budget_ms`` of CPU time per move at every position, the
+    order turning; the median decks sampled and CPU ms over the moves searched."""
+    used: dict[str, list[float]] = {core: [] for core in cores}
+    spent: dict[str, list[float]] = {core: [] for core in cores}
+    for i, (view, state) in enumerate(cases):
+        timed = copy.deepcopy(state)
+        timed.samples = timed.endgame_samples = 4096
+        timed.time_limit = budget_ms / 1000
+        timed.clock = "cpu"
+        for core in cores[i % len(cores) :] + cores[: i % len(cores)]:
+            seconds, _, search = time_move(timed, view, core)
+            if search[0]:
+                used[core].append(search[0])
+                spent[core].append(seconds)
+    out = {"moves_searched": float(len(used[cores[0]]))}
+    for core in cores:
+        out[f"{core}_samples"] = statistics.median(used[core])
+        out[f"{core}_searched_ms"] = 1000 * statistics.median(spent[core])
+    return out
+
+
 def run(cases: list[Position], cores: list[str]) -> dict[str, float]:
     """Time every position on every core, the order turning from one position to
     the next; the medians in milliseconds, and the reference's over each other core's."""
@@ -113,6 +141,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=2, help="matches to 51 per player count")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--check", type=int, default=0, help="playouts to check per player count")
+    parser.add_argument(
+        "--budget-ms", type=float, default=0, help="CPU ms per move instead of 128 samples"
+    )
     args = parser.parse_args()
     if args.check:
         for players in (4, 2):
@@ -133,6 +164,11 @@ def main() -> None:
         cases = positions(players, args.matches)
         runs = []
         for k in range(args.runs):
+            if args.budget_ms:
+                figures = budget_run(cases, cores, args.budget_ms)
+                runs.append(figures)
+                print(f"{players}p run {k + 1} at {args.budget_ms:g} ms: {figures}", flush=True)
+                continue
             figures = run(cases, cores)
             runs.append(figures)
             line = ", ".join(

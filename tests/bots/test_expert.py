@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 
-from pishti.bots import make_bot
+from pishti.bots import expert, make_bot
 from pishti.bots.determinize import Determinizer
 from pishti.bots.expert import ExpertBot, pick_card
 from pishti.bots.knowledge import Knowledge, unseen_cards
@@ -239,6 +240,71 @@ def test_expert_time_limit_stops_the_search() -> None:
     assert card in match.legal_cards()
     used = bot.last_search[0]
     assert 8 <= used < 10_000
+
+
+def test_expert_refuses_an_unknown_clock() -> None:
+    with pytest.raises(ValueError, match="clock must be 'wall' or 'cpu'"):
+        ExpertBot(1, time_limit=0.03, clock="sun")  # type: ignore[arg-type]
+
+
+class _Ticks:
+    """A clock that moves one second each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize(("players", "plays"), [(4, 5), (2, 40)])
+def test_expert_cpu_time_limit_is_read_on_the_cpu_clock(
+    monkeypatch: pytest.MonkeyPatch, players: int, plays: int
+) -> None:
+    # The search (4 players, 5 cards played) and the exact endgame (2 players,
+    # last deal) both stop at the first check past MIN_SAMPLES once the CPU
+    # clock is over the limit; the wall clock is not read for the limit.
+    match = _position(2, plays, players)
+    seat = match.to_play
+    assert seat is not None
+    assert len(distinct_cards(match.legal_cards())) > 1
+    view = seat_view(match, seat)
+    monkeypatch.setitem(expert.CLOCKS, "cpu", _Ticks())
+    bot = ExpertBot(3, samples=10_000, time_limit=0.5, clock="cpu", obvious=float("inf"))
+    assert bot.choose(view) in match.legal_cards()
+    assert bot.last_search[0] == expert.MIN_SAMPLES
+    wall = ExpertBot(3, samples=20, endgame_samples=20, time_limit=1000.0, obvious=float("inf"))
+    wall.choose(view)
+    assert wall.last_search[0] in (16, 20)  # pruned after 16 samples, or all of them
+
+
+def test_expert_time_limit_not_reached_changes_nothing_within_a_round() -> None:
+    # With at most ROUND samples, a limit never reached plays exactly as the level.
+    match = _position(5, 9)
+    seat = match.to_play
+    assert seat is not None
+    view = seat_view(match, seat)
+    for samples in (expert.ROUND, 20):
+        timed = ExpertBot(8, samples=samples, time_limit=1000.0, clock="cpu", obvious=math.inf)
+        plain = ExpertBot(8, samples=samples, obvious=math.inf)
+        assert timed.choose(view) == plain.choose(view)
+        assert timed.last_search == plain.last_search
+        assert timed.last_search[0] > 0
+
+
+def test_timed_expert_plugins_share_a_cpu_budget_on_either_core() -> None:
+    # bench/timed_expert.py, the arena plug-ins of docs/bots.md's same-time figures.
+    spec = Path(__file__).resolve().parents[2] / "bench" / "timed_expert.py"
+    match = _position(2, 5)
+    seat = match.to_play
+    assert seat is not None
+    view = seat_view(match, seat)
+    for name, fast in (("FastExpert", True), ("ReferenceExpert", False)):
+        bot = make_bot(f"{spec}:{name}", 4)
+        assert isinstance(bot, ExpertBot)
+        assert (bot.fast, bot.clock, bot.time_limit, bot.samples) == (fast, "cpu", 0.03, 4096)
+        assert bot.choose(view) in match.legal_cards()
 
 
 def test_expert_all_seats_play_a_whole_match() -> None:

@@ -15,11 +15,14 @@ from pishti.bots.opponents import (
     EPSILON,
     FLOOR,
     GREEDY,
+    OPPORTUNIST,
     PRIOR,
+    PRIOR_OPPORTUNIST,
     RANDOM,
     STANDARD,
     OpponentModel,
     greedy_policy,
+    opportunist_capture,
     play_likelihoods,
 )
 from pishti.bots.playout import clone_deck, mixed_playout, playout
@@ -31,19 +34,29 @@ def test_greedy_policy_takes_then_spends_a_jack_then_throws_the_cheapest() -> No
     assert greedy_policy(hand, parse_card("9S")) == parse_card("9D")
     assert greedy_policy(hand, parse_card("5S")) == parse_card("JH")
     assert greedy_policy(hand, None) == parse_card("4S")
+    # The opportunist takes as the greedy policy does, and has no card of its own otherwise.
+    assert opportunist_capture(hand, parse_card("9S")) == parse_card("9D")
+    assert opportunist_capture(hand, parse_card("5S")) == parse_card("JH")
+    assert opportunist_capture(hand, None) is None
+    assert opportunist_capture(parse_cards(["9D", "4S"]), parse_card("5S")) is None
 
 
 def test_a_play_is_judged_with_room_for_mistakes() -> None:
     k = Knowledge(4, parse_card("9S"))  # a 9S face up on three hidden cards
     hand = parse_cards(["9D", "3C", "3H", "KS"])
-    # Both policies take with the 9D (R3.2); a random seat plays it one time in four.
-    std, greedy, rand = play_likelihoods(hand, parse_card("9D"), 1, k)
-    assert std == greedy == pytest.approx(1 - EPSILON + EPSILON / 4)
+    # Three policies take with the 9D (R3.2); a random seat plays it one time in four.
+    std, greedy, rand, opportunist = play_likelihoods(hand, parse_card("9D"), 1, k)
+    assert std == greedy == opportunist == pytest.approx(1 - EPSILON + EPSILON / 4)
     assert rand == 0.25
-    # Laying a 3 there is a mistake for both, but not ruled out; the two 3s play alike.
-    std, greedy, rand = play_likelihoods(hand, parse_card("3C"), 1, k)
-    assert std == greedy == pytest.approx(EPSILON * 2 / 4)
+    # Laying a 3 there is a mistake for them, but not ruled out; the two 3s play alike.
+    std, greedy, rand, opportunist = play_likelihoods(hand, parse_card("3C"), 1, k)
+    assert std == greedy == opportunist == pytest.approx(EPSILON * 2 / 4)
     assert rand == 0.5
+    # With nothing to take, the opportunist throws at random; greedy throws a 3 (no points).
+    hand = parse_cards(["3C", "3H", "KS", "4D"])
+    std, greedy, rand, opportunist = play_likelihoods(hand, parse_card("KS"), 1, k)
+    assert greedy == pytest.approx(EPSILON / 4)
+    assert rand == opportunist == 0.25
 
 
 def test_the_model_starts_at_the_prior_and_learns_from_evidence() -> None:
@@ -51,15 +64,17 @@ def test_the_model_starts_at_the_prior_and_learns_from_evidence() -> None:
     assert model.weights(1) == pytest.approx(PRIOR)
     # Two deals where seat 1's plays are 10 times likelier under greedy.
     for deal in (0, 1):
-        model.record(0, deal, [[0.0] * 3, [math.log(0.01), math.log(0.1), math.log(0.02)]])
+        logs = [math.log(0.01), math.log(0.1), math.log(0.02), math.log(0.5)]
+        model.record(0, deal, [[0.0] * 4, logs])
     w = model.weights(1)
     raw = [PRIOR[0] * 1e-4, PRIOR[1] * 1e-2, PRIOR[2] * 4e-4]
     total = sum(raw)
     expected = [max(FLOOR, r / total) for r in raw]
-    assert w == pytest.approx([e / sum(expected) for e in expected])
-    assert w[GREEDY] > 0.9 and min(w) >= FLOOR / sum(expected)
+    # The opportunist's prior is 0 in the level's model: its evidence is never weighed.
+    assert w == pytest.approx([e / sum(expected) for e in expected] + [0.0])
+    assert w[GREEDY] > 0.9 and min(w[:3]) >= FLOOR / sum(expected)
     # A later, longer account of the same deal replaces the earlier one.
-    model.record(0, 1, [[0.0] * 3, [0.0] * 3])
+    model.record(0, 1, [[0.0] * 4, [0.0] * 4])
     assert model.weights(1)[GREEDY] < w[GREEDY]
     assert model.weights(0) == pytest.approx(PRIOR)
 
@@ -70,6 +85,19 @@ def test_draws_follow_the_weights() -> None:
     draws = [model.draw(1, rng) for _ in range(5000)]
     for policy in (STANDARD, GREEDY, RANDOM):
         assert abs(draws.count(policy) / 5000 - PRIOR[policy]) < 0.03
+    assert OPPORTUNIST not in draws
+    model = OpponentModel(2, PRIOR_OPPORTUNIST)
+    draws = [model.draw(1, rng) for _ in range(5000)]
+    for policy in (STANDARD, GREEDY, RANDOM, OPPORTUNIST):
+        assert abs(draws.count(policy) / 5000 - PRIOR_OPPORTUNIST[policy]) < 0.03
+
+
+def test_a_prior_must_weigh_every_policy() -> None:
+    for prior in ((0.5, 0.5, 0.0), (1.0, 0.0, 0.0, -0.1), (0.0, 0.0, 0.0, 0.0)):
+        with pytest.raises(ValueError, match="prior"):
+            OpponentModel(2, prior)
+        with pytest.raises(ValueError, match="prior"):
+            ExpertBot(1, prior=prior)
 
 
 def _play_against(opponent: str, players: int = 2, decks: int = 2) -> ExpertBot:
@@ -142,5 +170,5 @@ def test_weighing_with_a_model_records_the_deals_evidence() -> None:
     Determinizer(seat_view(match, seat), model=model).resample(random.Random(2), 8, 32)
     ((key, logs),) = model.evidence.items()
     assert key == (0, 0)
-    assert logs[seat] == [0.0, 0.0, 0.0]
+    assert logs[seat] == [0.0, 0.0, 0.0, 0.0]
     assert all(v < 0 for v in logs[1 - seat])

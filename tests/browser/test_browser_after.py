@@ -165,6 +165,23 @@ def test_the_replay_stepped_by_keyboard_shows_the_record(finished: Any, server: 
     assert page.get_attribute("#replay-pile", "data-pile") == ""
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(AUDIT) == []
+    # A link past the match's end opens the nearest position and says so (it opened deck 1
+    # silently), the address then naming it; a hash that names no position, the start.
+    decks = len(record.decks)
+    page.goto(f"/r/{table_id}/1#d99p999")
+    page.wait_for_selector("#replay-notice")
+    assert page.inner_text("#replay-notice") == (
+        f"This match has no deck 99, play 999 (it has {decks} decks of 48 plays):"
+        " here is the nearest position."
+    )
+    assert page.evaluate(READ_STEP)["where"] == [decks, 48]
+    assert page.evaluate("() => location.hash") == f"#d{decks}p48"
+    page.keyboard.press("Home")  # moving on, the notice goes
+    page.wait_for_selector("#replay-notice", state="detached")
+    page.goto(f"/r/{table_id}/1#abc")
+    page.wait_for_selector("#replay-notice")
+    assert page.inner_text("#replay-notice").startswith("“abc” is not a position of a replay")
+    assert page.evaluate(READ_STEP)["where"] == [1, 0]
 
 
 def test_the_analysis_asked_for_and_shown(finished: Any, server: str) -> None:
@@ -270,6 +287,14 @@ def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str
         page.goto(f"/r/{table_id}/1")
         page.wait_for_selector("#replay-where")
         assert page.inner_text("#replay-result") == f"{['Alice', 'Bot 2'][team - 1]} kazandı."
+        # A play past a deck's end, said in Turkish: the deck's last position is shown.
+        page.goto(f"/r/{table_id}/1#d1p99")
+        page.wait_for_selector("#replay-notice")
+        assert page.inner_text("#replay-notice") == (
+            f"Bu oyunda 1. elin 99. kartı yok (oyunda {len(record.decks)} el var, her elde 48"
+            " kart): en yakın konum gösteriliyor."
+        )
+        assert page.evaluate(READ_STEP)["where"] == [1, 48]
     finally:
         context.close()
     assert errors == []

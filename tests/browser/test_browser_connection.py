@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+import urllib.request
 from typing import Any
 
 from driver import Player
@@ -201,3 +202,45 @@ def test_a_silently_dead_connection_is_noticed_and_replaced(open_page: Any) -> N
     assert hello["type"] == "hello" and hello["last_seq"] > 0
     assert player.what_now() == "turn"
     assert player.hand() == hand
+
+
+def test_a_table_on_another_node_for_a_moment_is_asked_again(browser: Any, server: str) -> None:
+    """With several nodes a table's requests may get ``503 other_node`` for a moment
+    (docs/deploy.md: a table just made by another node, a failover).  The page showed
+    the error (the lobby not found, the seat not taken); it now asks again after
+    ``Retry-After``.  Here the first two answers to the lobby and to the join are 503."""
+    request = urllib.request.Request(
+        f"{server}/api/tables",
+        data=json.dumps({"name": "Ann", "players": 2}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as r:
+        table_id = json.load(r)["table_id"]
+    refused = {
+        "code": "other_node",
+        "message": f"table {table_id} is being played on another node (n2): try again in a moment",
+    }
+    asked: list[str] = []
+
+    def handle(route: Any) -> None:
+        method = route.request.method
+        if asked.count(method) < 2:
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1"},
+                content_type="application/json",
+                body=json.dumps({"error": refused}),
+            )
+        else:
+            route.continue_()
+        asked.append(method)
+
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.route(f"**/api/tables/{table_id}**", handle)
+        Player(page).sit_by_link(f"/t/{table_id}", "Bora", 1)
+        assert asked[:6] == ["GET"] * 3 + ["POST"] * 3
+        assert page.locator(".form-error").count() == 0
+    finally:
+        context.close()

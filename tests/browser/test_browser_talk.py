@@ -4,6 +4,8 @@ Chromium runs with its fake camera and microphone (``--use-fake-device-for-media
 a context that is granted the camera and microphone gets them when the person presses a
 button, one that is not is refused (as a person who says no), so one browser serves both.
 Every page counts its peer connections (an init script) to read their ``getStats()``.
+The browser draws WebGL in software, as the 3D table's tests do, so the 3D table can be
+checked with video too.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from typing import Any
 import pytest
 from driver import Player
 from test_browser_layout import LAYOUT_CHECK
+from test_browser_table3d import GL_ARGS
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, PageErrors, start_server, stop_server
+from conftest import CHROMIUM, PageErrors, start_server, stop_server
 
 MEDIA_ARGS = [
     "--use-fake-device-for-media-stream",
@@ -58,9 +61,7 @@ def media_browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *MEDIA_ARGS]
-        )
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=[*GL_ARGS, *MEDIA_ARGS])
         yield chromium
         chromium.close()
 
@@ -160,6 +161,8 @@ def test_two_persons_talk_mute_reload_and_play_on(
     ayse.page.wait_for_function(
         "() => document.querySelector('.seat.pos-top video.talk-video').videoWidth > 0"
     )
+    # The fake microphone beeps: the speaking light comes on over the other's avatar.
+    bora.page.wait_for_selector(".seat.pos-top.speaking", timeout=10_000)
     for p in (ayse, bora):  # the tiles keep the table inside the window, nothing overlaps
         assert p.page.evaluate(LAYOUT_CHECK) == []
     ayse.page.screenshot(path=str(screenshots / "talk-desktop-table.png"))
@@ -169,6 +172,16 @@ def test_two_persons_talk_mute_reload_and_play_on(
     ayse.page.click("#talk-mic")
     assert ayse.page.get_attribute("#talk-mic", "aria-pressed") == "false"
     bora.page.wait_for_selector(".seat.pos-top:not(.talk-mic).talk-cam")
+    # ... and her speaking light goes out with it, for as long as the microphone is off.
+    bora.page.wait_for_selector(".seat.pos-top:not(.speaking)", timeout=5_000)
+    assert not bora.page.evaluate(
+        """() => new Promise(done => {
+          let lit = false;
+          const seat = document.querySelector('.seat.pos-top');
+          const t = setInterval(() => { lit = lit || seat.classList.contains('speaking'); }, 50);
+          setTimeout(() => { clearInterval(t); done(lit); }, 2500);
+        })"""
+    )
     label = bora.page.get_attribute(".seat.pos-top .avatar", "aria-label") or ""
     assert "camera on" in label and "microphone on" not in label
     # Bora mutes Ayşe for himself only.
@@ -228,3 +241,92 @@ def test_four_persons_have_three_connected_peers_each(person: Callable[..., Play
         message = p.page.wait_for_selector(".toast.talk-message >> text=A bot took")
         assert message is not None and "Deniz" in message.inner_text()
         wait_flowing(p, 2, ("audio",))
+
+
+FAIL_LIVE_CONNECTION = """() => {
+  const pc = window.__pcs.find((c) => c.connectionState === 'connected');
+  Object.defineProperty(pc, 'connectionState', {get: () => 'failed'});
+  pc.dispatchEvent(new Event('connectionstatechange'));
+}"""
+"""Makes the page's connected peer connection report ``failed``, as ICE does when a
+network in between stops carrying its packets."""
+
+
+def test_a_peer_that_cannot_be_reached_is_said_and_tried_again(
+    person: Callable[..., Player],
+) -> None:
+    ayse, bora = person("ayse"), person("bora")
+    seat_together([ayse, bora], 2)
+    for p in (ayse, bora):
+        turn_on(p, "mic")
+    for p in (ayse, bora):
+        wait_flowing(p, 1, ("audio",))
+    for p in (ayse, bora):
+        p.page.evaluate(FAIL_LIVE_CONNECTION)
+    # Each is told in plain words, and the other's avatar says so to screen readers.
+    for p, other in ((ayse, "Bora"), (bora, "Ayşe")):
+        message = p.page.wait_for_selector(".toast.talk-message >> text=cannot be reached")
+        assert message is not None and other in message.inner_text()
+        label = p.page.get_attribute(".seat.pos-top .avatar", "aria-label") or ""
+        assert "cannot be reached for voice and video" in label
+    # Seat 0 offers again a second later: a new connection, the voice flows again, and
+    # the avatars no longer say it cannot be reached.
+    for p in (ayse, bora):
+        wait_flowing(p, 1, ("audio",))
+        p.page.wait_for_function(
+            """() => !(document.querySelector('.seat.pos-top .avatar')
+                .getAttribute('aria-label') || '').includes('cannot be reached')"""
+        )
+    assert ayse.page.evaluate("() => window.__pcs.length") == 2  # the failed one, then anew
+    play_on(ayse, bora)
+
+
+VIDEO_SHOWN = """(sel) => {
+  const v = document.querySelector(sel);
+  if (!v || v.videoWidth === 0) return null;
+  const r = v.getBoundingClientRect();
+  let seen = true;
+  for (let e = v; e; e = e.parentElement) {
+    const s = getComputedStyle(e);
+    if (s.opacity === '0' || s.visibility === 'hidden' || s.display === 'none') seen = false;
+  }
+  const seat = getComputedStyle(v.closest('.seat')).zIndex;
+  const scene = getComputedStyle(document.querySelector('.scene3d')).zIndex;
+  return {x: r.x, y: r.y, w: r.width, h: r.height, vw: innerWidth, vh: innerHeight,
+          seen, above: Number(seat) > Number(scene)};
+}"""
+"""Where a seat's video is drawn, whether it is visible, and whether its seat is stacked
+above the 3D scene."""
+
+
+def test_video_shows_in_the_avatars_of_the_3d_table(
+    person: Callable[..., Player], screenshots: Path
+) -> None:
+    ayse, bora = person("ayse"), person("bora")
+    seat_together([ayse, bora], 2)
+    ayse.page.click("#view-toggle")
+    # Software WebGL on a busy machine can take long to draw the first frame: a guard.
+    ayse.page.wait_for_selector(".table-screen.view-3d .scene3d canvas", timeout=90_000)
+    for p in (ayse, bora):  # the seat's buttons take clicks over the scene (they did not)
+        turn_on(p, "cam")
+    wait_flowing(ayse, 1, ("video",))
+    top = ".view-3d .seat.pos-top.talk-cam .avatar.has-video video.talk-video"
+    ayse.page.wait_for_function(f"() => (document.querySelector({top!r}) || {{}}).videoWidth > 0")
+    shown = ayse.page.evaluate(VIDEO_SHOWN, top)
+    assert shown is not None and shown["seen"] and shown["above"], shown  # over the scene
+    assert shown["w"] > 0 and shown["h"] > 0, shown
+    assert shown["x"] >= 0 and shown["x"] + shown["w"] <= shown["vw"], shown
+    assert shown["y"] >= 0 and shown["y"] + shown["h"] <= shown["vh"], shown
+    # Her own camera shows at her own seat, in 3D too.
+    own = ".view-3d .seat.pos-bottom.talk-cam .avatar.has-video video"
+    ayse.page.wait_for_function(f"() => (document.querySelector({own!r}) || {{}}).videoWidth > 0")
+    # Muting the other for herself is a click in 3D too.
+    ayse.page.click("#talk-mute-1")
+    ayse.page.wait_for_selector("#talk-mute-1[aria-pressed='true']")
+    ayse.page.screenshot(path=str(screenshots / "talk-3d-table.png"))
+    # Back to 2D (the V key): the video stays in the avatar, and the game goes on.
+    ayse.page.keyboard.press("v")
+    ayse.page.wait_for_function("() => !document.querySelector('.view-3d, .scene3d')")
+    flat = ".seat.pos-top.talk-cam .avatar.has-video video.talk-video"
+    ayse.page.wait_for_function(f"() => (document.querySelector({flat!r}) || {{}}).videoWidth > 0")
+    play_on(ayse, bora)

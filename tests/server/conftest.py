@@ -1,4 +1,7 @@
-"""Fixtures that run the real server (``pishti serve``) on a loopback port."""
+"""Fixtures that run the real server (``pishti serve``) on a loopback port, and the same
+server as a cluster of nodes on PostgreSQL behind HAProxy (:class:`ThroughHAProxy`), so
+that the same end-to-end tests run through both (the fixtures ``any_server``,
+``any_fast_server``: ``[direct]`` and ``[haproxy]``)."""
 
 from __future__ import annotations
 
@@ -10,11 +13,37 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Protocol
 
 import httpx
 import pytest
 
+from pishti.cluster.local import LocalCluster
+from pishti.cluster.postgres import LocalPostgres
+
 PISHTI = str(Path(sys.executable).with_name("pishti"))
+
+SERVER_ARGS = ("--bot-delay", "0", "--rate", "1000", "--log-level", "warning")
+"""The options of :func:`server`: bots without delay, a high rate limit."""
+FAST_ARGS = ("--time-scale", "0.02", *SERVER_ARGS)
+"""The options of :func:`fast_server`: clocks and holds 50 times faster."""
+HAPROXY_NODES = 2
+"""Nodes of the clusters the same tests run through (two: a table is made by any node
+and played by the one the hash of its id picks)."""
+
+
+class Served(Protocol):
+    """A table server the tests talk to: one ``pishti serve`` (:class:`ServerProcess`) or
+    a cluster behind HAProxy (:class:`ThroughHAProxy`)."""
+
+    @property
+    def http(self) -> str: ...
+
+    @property
+    def ws(self) -> str: ...
+
+    @property
+    def port(self) -> int: ...
 
 
 def free_port() -> int:
@@ -77,15 +106,75 @@ class ServerProcess:
                 self.proc.wait(10)
 
 
+class ThroughHAProxy:
+    """:data:`HAPROXY_NODES` ``pishti serve`` nodes on a database of the session's
+    PostgreSQL, HAProxy in front (:class:`LocalCluster`), seen as a
+    :class:`ServerProcess` is: ``http``, ``ws`` and ``port`` are HAProxy's.
+
+    Each node gets ``--http-rate 1000`` and ``args``, as a :class:`ServerProcess`.
+    """
+
+    def __init__(
+        self, postgres: LocalPostgres, database: str, *args: str, header_timeout: float = 10.0
+    ) -> None:
+        self.cluster = LocalCluster(
+            HAPROXY_NODES,
+            postgres=postgres,
+            database=database,
+            node_args=["--http-rate", "1000", *args],
+            header_timeout=header_timeout,
+        )
+
+    @property
+    def http(self) -> str:
+        return self.cluster.url
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.cluster.port}"
+
+    @property
+    def port(self) -> int:
+        return self.cluster.port
+
+    def start(self) -> None:
+        try:
+            self.cluster.start()
+        except BaseException:
+            self.cluster.stop()  # not left running behind the failed test
+            raise
+
+    def stop(self) -> None:
+        self.cluster.stop()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server at full time scale, bots without delay, a high rate limit (clients play
     as fast as the loopback allows)."""
     db = tmp_path_factory.mktemp("server") / "pishti.db"
-    proc = ServerProcess(db, "--bot-delay", "0", "--rate", "1000", "--log-level", "warning")
+    proc = ServerProcess(db, *SERVER_ARGS)
     proc.start()
     yield proc
     proc.stop()
+
+
+@pytest.fixture(scope="session")
+def haproxy_server(postgres: LocalPostgres) -> Iterator[ThroughHAProxy]:
+    """As :func:`server`, through HAProxy to a cluster on PostgreSQL (one for the session)."""
+    front = ThroughHAProxy(postgres, "through_haproxy", *SERVER_ARGS)
+    front.start()
+    yield front
+    front.stop()
+
+
+@pytest.fixture(params=["direct", "haproxy"])
+def any_server(request: pytest.FixtureRequest) -> Served:
+    """:func:`server`, then :func:`haproxy_server`: the same test through both."""
+    front: Served = request.getfixturevalue(
+        "server" if request.param == "direct" else "haproxy_server"
+    )
+    return front
 
 
 @pytest.fixture(scope="module")
@@ -93,12 +182,28 @@ def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc
     """A server whose clocks and holds run 50 times faster: a normal-tempo clock is
     0.6 s, the hold 1.2 s, the hold after ``closing`` 0.2 s."""
     db = tmp_path_factory.mktemp("fast") / "pishti.db"
-    proc = ServerProcess(
-        db, "--bot-delay", "0", "--time-scale", "0.02", "--rate", "1000", "--log-level", "warning"
-    )
+    proc = ServerProcess(db, *FAST_ARGS)
     proc.start()
     yield proc
     proc.stop()
+
+
+@pytest.fixture(scope="module")
+def haproxy_fast_server(postgres: LocalPostgres) -> Iterator[ThroughHAProxy]:
+    """As :func:`fast_server`, through HAProxy to a cluster on PostgreSQL."""
+    front = ThroughHAProxy(postgres, "through_haproxy_fast", *FAST_ARGS)
+    front.start()
+    yield front
+    front.stop()
+
+
+@pytest.fixture(params=["direct", "haproxy"])
+def any_fast_server(request: pytest.FixtureRequest) -> Served:
+    """:func:`fast_server`, then :func:`haproxy_fast_server`: the same test through both."""
+    front: Served = request.getfixturevalue(
+        "fast_server" if request.param == "direct" else "haproxy_fast_server"
+    )
+    return front
 
 
 @pytest.fixture(scope="module")

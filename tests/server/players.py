@@ -13,7 +13,7 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from pishti.engine import Deck, Match, card_text, team_of
@@ -290,15 +290,12 @@ def visible_timeline(record: MatchRecord) -> list[list[set[str]]]:
     return timeline
 
 
-def leaks(record: MatchRecord, seat: int, messages: list[dict[str, Any]]) -> list[str]:
-    """The cards in ``seat``'s messages that it could not see at the time (R7.7), as
-    readable lines; empty when nothing leaked.
-
-    Messages are placed in time by counting the ``card_played`` events the seat
-    got (a welcome's snapshot by its deck number and history).
-    """
-    timeline = visible_timeline(record)
-    problems = []
+def placed(
+    messages: list[dict[str, Any]], until_rematch: bool = True
+) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """Each message with its index and its place in time: the plays of the match made
+    by then, counted from the ``card_played`` events got (a welcome's snapshot by its
+    deck number and history).  ``until_rematch``: stop at a ``rematch`` event."""
     g = 0
     for n, message in enumerate(messages):
         kind = message["type"]
@@ -307,10 +304,20 @@ def leaks(record: MatchRecord, seat: int, messages: list[dict[str, Any]]) -> lis
             g = 48 * view["deck"] + len(view["history"])
         elif kind == "event" and message["event"]["type"] == "card_played":
             g += 1
-        elif kind == "event" and message["event"]["type"] == "rematch":
-            break
+        elif until_rematch and kind == "event" and message["event"]["type"] == "rematch":
+            return
+        yield n, g, message
+
+
+def leaks(record: MatchRecord, seat: int, messages: list[dict[str, Any]]) -> list[str]:
+    """The cards in ``seat``'s messages that it could not see at the time (R7.7), as
+    readable lines; empty when nothing leaked (messages placed in time by
+    :func:`placed`)."""
+    timeline = visible_timeline(record)
+    problems = []
+    for n, g, message in placed(messages):
         allowed = timeline[min(g, len(timeline) - 1)][seat]
         bad = sorted(set(cards_in(message, [])) - allowed)
         if bad:
-            problems.append(f"seat {seat}, message {n} ({kind}): {bad} in {message}")
+            problems.append(f"seat {seat}, message {n} ({message['type']}): {bad} in {message}")
     return problems

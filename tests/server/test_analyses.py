@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
+import os
+import signal
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from pishti.analysis import analyse_record
 from pishti.records import MatchRecord, dumps_record, read_record
 from pishti.server.analyses import Analyses, AnalysisBusy, record_key
 from pishti.server.store import Store, WriteBatch
+from server.conftest import ServerProcess
 from tests.server.test_store import new_table
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -79,3 +85,62 @@ async def test_analyses_wait_their_turn_run_in_workers_and_are_stored(db_url: st
     finally:
         await analyses.close()
         await store.close()
+
+
+def _children(pid: int) -> list[int]:
+    """The process ids of ``pid``'s children (Linux)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_sigterm_during_an_analysis_stops_the_server_at_once(tmp_path: Path) -> None:
+    """Stopping the server does not wait for the deck a worker is analysing (it waited
+    for it, about 25 s at load): the worker process is ended, the server exits."""
+    # A budget that keeps the worker on the first deck for many minutes.
+    server = ServerProcess(
+        tmp_path / "pishti.db", "--analysis-samples", "100000", "100", "--log-level", "warning"
+    )
+    server.start()
+    assert server.proc is not None
+    children: list[int] = []
+    try:
+        r = httpx.post(
+            server.http + "/api/analysis",
+            content=(RECORDS / "tie_26.json").read_bytes(),
+            headers={"content-type": "application/json"},
+        )
+        assert r.status_code == 202, r.text
+        digest = r.json()["id"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not children:
+            status = httpx.get(f"{server.http}/api/analysis/{digest}").json()
+            assert status["status"] in ("queued", "running"), status
+            children = _children(server.proc.pid)  # the worker (and multiprocessing's tracker)
+            time.sleep(0.1)
+        assert children, "no worker process started"
+        assert httpx.get(f"{server.http}/api/analysis/{digest}").json()["status"] == "running"
+        started = time.monotonic()
+        server.proc.terminate()
+        server.proc.wait(30)  # a guard against the wait for the deck (minutes), not a timing
+        stopped = time.monotonic() - started
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(pid) for pid in children):
+            time.sleep(0.1)
+        left = [pid for pid in children if _alive(pid)]
+    finally:
+        server.stop()
+        for pid in children:  # never left computing behind a failed test
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    assert stopped < 30 and left == [], server.log.read_text()[-2000:]
+    assert "Traceback" not in server.log.read_text()

@@ -1,5 +1,10 @@
 """HTTP on the real server: limits on request heads (size and time), forwarded addresses,
-media types, and card text read strictly over the protocol (R1.2)."""
+media types, and card text read strictly over the protocol (R1.2).
+
+Most run twice (``any_server``, ``any_quick``): on one server, then through HAProxy in
+front of a cluster on PostgreSQL.  Where HAProxy answers first (a request head over its
+buffer, a head too slow) the test asserts HAProxy's answer, as docs/deploy.md says.
+"""
 
 from __future__ import annotations
 
@@ -14,23 +19,58 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server.conftest import ServerProcess
+from pishti.cluster.postgres import LocalPostgres
+from server.conftest import SERVER_ARGS, Served, ServerProcess, ThroughHAProxy
 from server.players import Player
 from server.test_e2e import create, player
 
 HEAD_LIMIT = 16 * 1024
+HAPROXY_SERVED = 15_000
+"""A request head HAProxy takes: it takes heads up to its buffer (``tune.bufsize``, 16 KiB)
+less the 1 KiB it keeps for rewriting (``tune.maxrewrite``) and its own bookkeeping
+(measured: 15,292 bytes with three headers); a longer one is answered by HAProxy itself
+with 400, and no node sees it (docs/deploy.md)."""
+ANALYSIS_ARGS = ("--analysis-samples", "2", "1")
+"""A record file's analysis in a moment (the first record of tests/records)."""
 
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server whose request heads must arrive within 1 s (``--header-timeout 1``)."""
     db = tmp_path_factory.mktemp("quick") / "pishti.db"
-    proc = ServerProcess(
-        db, "--bot-delay", "0", "--rate", "1000", "--log-level", "warning", "--header-timeout", "1"
-    )
+    proc = ServerProcess(db, *SERVER_ARGS, "--header-timeout", "1", *ANALYSIS_ARGS)
     proc.start()
     yield proc
     proc.stop()
+
+
+@pytest.fixture(scope="module")
+def haproxy_quick(postgres: LocalPostgres) -> Iterator[ThroughHAProxy]:
+    """As :func:`quick`, through HAProxy (its ``timeout http-request`` 1 s too), and with
+    ``--http-rate 0.01`` (a burst of 20 per address and node) for the test of forwarded
+    addresses: the other tests of this module make one table from 127.0.0.1, and that
+    test makes its own from 127.0.0.2 and 127.0.0.3."""
+    front = ThroughHAProxy(
+        postgres,
+        "through_haproxy_quick",
+        *SERVER_ARGS,
+        *ANALYSIS_ARGS,
+        "--http-rate",
+        "0.01",
+        header_timeout=1.0,
+    )
+    front.start()
+    yield front
+    front.stop()
+
+
+@pytest.fixture(params=["direct", "haproxy"])
+def any_quick(request: pytest.FixtureRequest) -> Served:
+    """:func:`quick`, then :func:`haproxy_quick`: the same test through both."""
+    front: Served = request.getfixturevalue(
+        "quick" if request.param == "direct" else "haproxy_quick"
+    )
+    return front
 
 
 def rss_kib(pid: int) -> int:
@@ -66,6 +106,18 @@ TOO_LARGE_BODY = (
     b'{"error": {"code": "too_large", "message": "request heads (the request line and headers)'
     b' are limited to 16384 bytes"}}'
 )
+HAPROXY_400_BODY = (
+    b"<html><body><h1>400 Bad request</h1>\nYour browser sent an invalid request.\n</body></html>\n"
+)
+TIMEOUT_408 = {
+    "direct": b"HTTP/1.1 408 Request Timeout\r\n",
+    "haproxy": b"HTTP/1.1 408 Request Time-out\r\n",
+}
+"""The status line of a head that came too slowly: a node's (uvicorn's), HAProxy's."""
+
+
+def kind(front: Served) -> str:
+    return "haproxy" if isinstance(front, ThroughHAProxy) else "direct"
 
 
 @pytest.mark.parametrize(
@@ -78,22 +130,28 @@ TOO_LARGE_BODY = (
     ],
     ids=["17KB-line", "1MB-line", "5000-headers", "100000-headers"],
 )
-def test_a_request_head_over_16_kib_is_refused_with_431(
-    quick: ServerProcess, headers: bytes
-) -> None:
+def test_a_request_head_over_16_kib_is_refused_with_431(any_quick: Served, headers: bytes) -> None:
     # Found by a black-box client: a 32 MB header line, 1 MB ones and 100,000 headers
     # were all answered 200 (the server's memory grew by 178 MB).
-    answer = exchange(quick.port, get(headers))
-    assert status_of(answer) == 431
-    assert answer.endswith(b"\r\n\r\n" + TOO_LARGE_BODY)
+    answer = exchange(any_quick.port, get(headers))
+    if kind(any_quick) == "haproxy":  # HAProxy's own limit comes first: its 400, no node
+        assert status_of(answer) == 400
+        assert answer.endswith(b"\r\n\r\n" + HAPROXY_400_BODY)
+    else:
+        assert status_of(answer) == 431
+        assert answer.endswith(b"\r\n\r\n" + TOO_LARGE_BODY)
 
 
-def test_a_head_just_under_the_limit_is_served(quick: ServerProcess) -> None:
+def test_a_head_just_under_the_limit_is_served(any_quick: Served) -> None:
     request = get(b"")
-    pad = HEAD_LIMIT - len(request) - len(b"X-Pad: \r\n")
-    answer = exchange(quick.port, get(b"X-Pad: " + b"p" * pad + b"\r\n"))
+    pad = HEAD_LIMIT - len(request) - len(b"X-Pad: \r\n")  # a head of 16 KiB exactly
+    over, refused = pad + 1, 431
+    if kind(any_quick) == "haproxy":  # HAProxy's limit, under the node's
+        pad, over, refused = HAPROXY_SERVED - len(request) - len(b"X-Pad: \r\n"), pad, 400
+    answer = exchange(any_quick.port, get(b"X-Pad: " + b"p" * pad + b"\r\n"))
     assert status_of(answer) == 200
-    assert status_of(exchange(quick.port, get(b"X-Pad: " + b"p" * (pad + 1) + b"\r\n"))) == 431
+    answer = exchange(any_quick.port, get(b"X-Pad: " + b"p" * over + b"\r\n"))
+    assert status_of(answer) == refused
 
 
 def test_four_32_mb_header_lines_at_once_leave_memory_unmoved(quick: ServerProcess) -> None:
@@ -114,11 +172,11 @@ def test_four_32_mb_header_lines_at_once_leave_memory_unmoved(quick: ServerProce
     assert status_of(exchange(quick.port, get(b""))) == 200
 
 
-async def test_slow_and_silent_clients_are_closed_while_play_goes_on(
-    quick: ServerProcess,
-) -> None:
+async def test_slow_and_silent_clients_are_closed_while_play_goes_on(any_quick: Served) -> None:
     # Found by a black-box client: sockets that sent a header line every 5 s, or
-    # nothing, were all still open after 40 s.  Here the head must come within 1 s.
+    # nothing, were all still open after 40 s.  Here the head must come within 1 s
+    # (through HAProxy, its timeout http-request closes them, with its own 408).
+    quick = any_quick
     loop = asyncio.get_running_loop()
     opened = loop.time()
     slow = [socket.create_connection(("127.0.0.1", quick.port)) for _ in range(30)]
@@ -139,7 +197,7 @@ async def test_slow_and_silent_clients_are_closed_while_play_goes_on(
             with contextlib.suppress(TimeoutError):
                 data = await asyncio.wait_for(loop.sock_recv(s, 4096), 0.25)
                 answers[s.fileno()] = data
-                if not data or data.startswith(b"HTTP/1.1 408"):
+                if not data or data.startswith(b"HTTP/1.1 408 "):
                     break
         closed_at[s.fileno()] = loop.time() - opened
 
@@ -165,14 +223,15 @@ async def test_slow_and_silent_clients_are_closed_while_play_goes_on(
     assert len(closed_at) == 50
     assert max(closed_at.values()) < 4.0, sorted(closed_at.values())
     assert min(closed_at.values()) >= 0.9
-    assert all(a.startswith(b"HTTP/1.1 408 Request Timeout") for a in answers.values() if a)
+    assert all(a.startswith(TIMEOUT_408[kind(quick)]) for a in answers.values() if a)
     assert played_at > 0  # the match went on with the slow sockets open
     # The player's own connection was not touched: it plays on.
     await p.run(until=lambda p: p.played >= 6, timeout=30)
     await p.transport.close()
 
 
-async def test_a_websocket_handshake_must_come_in_time_too(quick: ServerProcess) -> None:
+async def test_a_websocket_handshake_must_come_in_time_too(any_quick: Served) -> None:
+    quick = any_quick
     loop = asyncio.get_running_loop()
     s = socket.create_connection(("127.0.0.1", quick.port))
     s.setblocking(False)
@@ -184,12 +243,13 @@ async def test_a_websocket_handshake_must_come_in_time_too(quick: ServerProcess)
     while chunk := await asyncio.wait_for(loop.sock_recv(s, 4096), 5):
         answer += chunk
     s.close()
-    assert answer.startswith(b"HTTP/1.1 408 Request Timeout")
+    assert answer.startswith(TIMEOUT_408[kind(quick)])
     assert 0.9 <= loop.time() - start < 4.0
 
 
-def test_an_idle_kept_alive_connection_is_closed_after_5_s(quick: ServerProcess) -> None:
-    with socket.create_connection(("127.0.0.1", quick.port)) as s:
+def test_an_idle_kept_alive_connection_is_closed_after_5_s(any_quick: Served) -> None:
+    # Through HAProxy, its timeout http-keep-alive is the node's 5 s.
+    with socket.create_connection(("127.0.0.1", any_quick.port)) as s:
         s.settimeout(10)
         s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         first = s.recv(65536)
@@ -203,10 +263,12 @@ def test_an_idle_kept_alive_connection_is_closed_after_5_s(quick: ServerProcess)
     assert 4.5 <= idle < 7.0
 
 
-async def forwarded_creations(srv: ServerProcess, count: int) -> list[int]:
-    """Create ``count`` tables, each request claiming another forwarded address."""
+async def forwarded_creations(srv: Served, count: int, source: str = "127.0.0.1") -> list[int]:
+    """Create ``count`` tables from address ``source``, each request claiming another
+    forwarded address."""
     codes = []
-    async with httpx.AsyncClient(base_url=srv.http) as http:
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    async with httpx.AsyncClient(base_url=srv.http, transport=transport) as http:
         for n in range(count):
             r = await http.post(
                 "/api/tables",
@@ -244,11 +306,31 @@ async def test_forwarded_addresses_are_trusted_only_from_configured_proxies(
         proxied.stop()
 
 
-async def test_a_body_that_is_not_sent_as_json_is_refused_with_415(server: ServerProcess) -> None:
+async def test_through_haproxy_the_limit_counts_the_client_address_on_each_node(
+    haproxy_quick: ThroughHAProxy,
+) -> None:
+    # HAProxy drops the X-Forwarded-For a client sends and forwards the address it sees;
+    # the nodes trust it from HAProxy alone (--forwarded-allow-ips 127.0.0.1), so a
+    # client cannot pick the address it is counted by.  Each node keeps its own count
+    # (docs/deploy.md): tables are made by the nodes in turn, so an address makes 20 on
+    # each of the 2 nodes (--http-rate 0.01: a burst of 20) before it is refused.
+    nodes = len(haproxy_quick.cluster.nodes)
+    codes = await forwarded_creations(haproxy_quick, 20 * nodes + 1, source="127.0.0.2")
+    assert codes == [201] * 20 * nodes + [429]
+    # Another address is counted apart: the nodes see the client's, not HAProxy's.
+    assert await forwarded_creations(haproxy_quick, 1, source="127.0.0.3") == [201]
+    # A client at HAProxy's own address, which the nodes trust, cannot pick its address
+    # either: HAProxy dropped the X-Forwarded-For it sent (else every address it named
+    # had a burst of its own, and all 41 were made).  Each node took at most 20.
+    codes = await forwarded_creations(haproxy_quick, 20 * nodes + 1, source="127.0.0.1")
+    assert codes[-1] == 429 and codes.count(201) <= 20 * nodes
+
+
+async def test_a_body_that_is_not_sent_as_json_is_refused_with_415(any_server: Served) -> None:
     # Found by a black-box client: text/plain with a JSON object body was answered
     # "the body must be a JSON object".
-    t = await create(server)
-    async with httpx.AsyncClient(base_url=server.http) as http:
+    t = await create(any_server)
+    async with httpx.AsyncClient(base_url=any_server.http) as http:
         for media in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
             for path, body in (
                 ("/api/tables", b'{"name": "ann"}'),
@@ -277,11 +359,11 @@ async def test_a_body_that_is_not_sent_as_json_is_refused_with_415(server: Serve
         )
 
 
-async def test_any_match_number_in_plain_digits_not_started_is_404(server: ServerProcess) -> None:
+async def test_any_match_number_in_plain_digits_not_started_is_404(any_server: Served) -> None:
     # Found by a black-box client: 23 digits were a 400, while the docs say plain
     # digits give 404 for a match the table has not started.
-    t = await create(server)
-    async with httpx.AsyncClient(base_url=server.http) as http:
+    t = await create(any_server)
+    async with httpx.AsyncClient(base_url=any_server.http) as http:
         for number in ("2", "0", "007", "9999999999", "1" * 23, "9" * 5000):
             r = await http.get(f"/api/tables/{t['table_id']}/record", params={"match": number})
             assert (r.status_code, r.json()["error"]) == (
@@ -290,11 +372,11 @@ async def test_any_match_number_in_plain_digits_not_started_is_404(server: Serve
             ), number[:30]
 
 
-async def test_cards_with_spaces_or_not_ascii_are_not_played(server: ServerProcess) -> None:
+async def test_cards_with_spaces_or_not_ascii_are_not_played(any_server: Served) -> None:
     # Found by a black-box client: " 6S" and "4S " were played as 6S and 4S, and "9ſ"
     # (a long s) as 9S.  R1.2: 10 for T and lower case, nothing else.
-    t = await create(server, target=51, tempo="relaxed")
-    p: Player = await player(server, t["table_id"], t["token"], 5, autoplay=False)
+    t = await create(any_server, target=51, tempo="relaxed")
+    p: Player = await player(any_server, t["table_id"], t["token"], 5, autoplay=False)
     await p.hello()
     await p.send({"type": "start"})
     await p.run(until=lambda p: p.my_turn and bool(p.hand), timeout=30)
@@ -317,7 +399,7 @@ async def test_cards_with_spaces_or_not_ascii_are_not_played(server: ServerProce
     await p.transport.close()
 
 
-async def test_a_record_file_sent_for_analysis_is_checked_first(server: ServerProcess) -> None:
+async def test_a_record_file_sent_for_analysis_is_checked_first(any_server: Served) -> None:
     """``POST /api/analysis`` (the replay page's record file): a record larger than other
     bodies is read, a broken one refused with where it breaks, an unknown id is a 404."""
     records = Path(__file__).resolve().parents[1] / "records"
@@ -326,7 +408,7 @@ async def test_a_record_file_sent_for_analysis_is_checked_first(server: ServerPr
     body = json.dumps(data).encode()
     assert len(body) > 4096  # over the limit of other bodies
     json_type = {"content-type": "application/json"}
-    async with httpx.AsyncClient(base_url=server.http) as http:
+    async with httpx.AsyncClient(base_url=any_server.http) as http:
         r = await http.post("/api/analysis", content=body, headers=json_type)
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_record"
         assert r.json()["error"]["message"].startswith("deck 1, play 1: ")
@@ -346,3 +428,30 @@ async def test_a_record_file_sent_for_analysis_is_checked_first(server: ServerPr
         assert (r.status_code, r.json()["error"]["code"]) == (404, "not_requested")
         r = await http.get("/api/analysis/AB")
         assert r.status_code == 400
+
+
+async def test_a_record_file_analysis_is_followed_to_its_end(any_quick: Served) -> None:
+    """``POST /api/analysis``, then ``GET /api/analysis/{id}`` until done, as the replay
+    page does.  Through HAProxy on several nodes the GETs went to the nodes in turn,
+    and the one that had not computed it answered 404 ``not_requested`` (the page
+    then offered to ask again): they now go where the POST went (by the client's
+    address; the analysis is kept in that node's memory)."""
+    records = Path(__file__).resolve().parents[1] / "records"
+    body = (records / "jack_on_empty_then_jack_pishti.json").read_bytes()
+    json_type = {"content-type": "application/json"}
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 120
+    async with httpx.AsyncClient(base_url=any_quick.http, timeout=30) as http:
+        r = await http.post("/api/analysis", content=body, headers=json_type)
+        assert r.status_code in (200, 202), r.text
+        digest = r.json()["id"]
+        answers = [r.json()["status"]]
+        while answers[-1] != "done":
+            assert loop.time() < end, answers[-5:]
+            await asyncio.sleep(0.2)
+            r = await http.get(f"/api/analysis/{digest}")
+            assert r.status_code in (200, 202), r.text
+            assert r.json()["id"] == digest
+            answers.append(r.json()["status"])
+    assert set(answers) <= {"queued", "running", "done"}
+    assert len(r.json()["analysis"]["decks"]) == 7  # the record's seven decks

@@ -16,7 +16,7 @@ from pishti.server.config import ServerConfig
 from pishti.server.hub import Hub
 from pishti.server.table import CollectingSink, Table
 from pishti.server.views import BatchRenderer, lobby_json
-from server.players import Closed, Player, cards_in, leaks, visible_timeline
+from server.players import Closed, Player, cards_in, leaks, placed, visible_timeline
 from server.test_hub import FakeTransport, seated
 from tests.server.test_table import make_table
 
@@ -48,18 +48,11 @@ def public_leaks(record: MatchRecord, messages: list[dict[str, Any]]) -> list[st
     every seat may see alike (the cards played and the face-up cards), nothing else."""
     timeline = visible_timeline(record)
     problems = []
-    g = 0
-    for n, message in enumerate(messages):
-        kind = message["type"]
-        if kind == "welcome" and message.get("view") is not None:
-            view = message["view"]
-            g = 48 * view["deck"] + len(view["history"])
-        elif kind == "event" and message["event"]["type"] == "card_played":
-            g += 1
+    for n, g, message in placed(messages, until_rematch=False):
         allowed = set.intersection(*timeline[min(g, len(timeline) - 1)])
         bad = sorted(set(cards_in(message, [])) - allowed)
         if bad:
-            problems.append(f"message {n} ({kind}): {bad} in {message}")
+            problems.append(f"message {n} ({message['type']}): {bad} in {message}")
     return problems
 
 

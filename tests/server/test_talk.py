@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from pishti.cli.serve import WS_MAX_SIZE
 from pishti.server.config import IceServer, ServerConfig
 from pishti.server.hub import Hub
 from pishti.server.table import Table
-from server.test_hub import FakeTransport, seated
+from server.test_hub import Closed, FakeTransport, seated
 
 SDP = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n"
 CANDIDATE = {
@@ -215,7 +216,7 @@ async def test_malformed_signalling_is_refused(
     await a1.nothing_else()
 
 
-async def test_only_signalling_may_be_larger_than_4_kib_and_none_over_16(hub: Hub) -> None:
+async def test_only_signalling_may_be_larger_than_4_kib(hub: Hub) -> None:
     _, (a0, a1) = await table_of(hub, 2)
     big = "a=x\r\n" * 2000  # 10,000 characters: a session description with many codecs
     await a0.send({"type": "offer", "to": 1, "sdp": big})
@@ -227,11 +228,11 @@ async def test_only_signalling_may_be_larger_than_4_kib_and_none_over_16(hub: Hu
         "message": "a frame over 4096 bytes",
         "ref": None,
     }
-    await a0.send({"type": "offer", "to": 1, "sdp": "x" * 17_000})
+    await a0.send({"type": "offer", "to": 1, "sdp": "x" * 150_000})
     assert await a0.until("error") == {
         "type": "error",
         "code": "too_large",
-        "message": "a frame over 16384 bytes",
+        "message": "a frame over 145024 bytes",
         "ref": None,
     }
     await a0.send({"type": "offer", "to": 1, "sdp": "x" * 5000, "x": 1})  # large, not valid
@@ -271,6 +272,71 @@ async def test_signalling_faster_than_its_limit_is_refused(hub: Hub) -> None:
     bucket.last -= 0.2
     await a0.send({"type": "media", "mic": False, "cam": True})
     assert (await a1.until("media"))["cam"] is True
+
+
+async def test_a_burst_of_signalling_is_counted_by_its_own_limit_alone(tmp_path: Path) -> None:
+    """30 signalling messages at once, as documented, with the general limit (20 a second)
+    left as it is: a burst of 40 `ice` met the general limit at its 20th."""
+    hub = Hub(ServerConfig(db_url=f"sqlite:///{tmp_path / 'limits.db'}", bot_delay=0.0))
+    await hub.start()
+    try:
+        assert (hub.config.rate, hub.config.signal_burst) == (20.0, 30.0)
+        table, (a0, a1) = await table_of(hub, 2)
+        conn = hub.conns[table.table_id][0]
+        conn.bucket.rate = conn.talk_bucket.rate = 0.0  # no refill, however slow the machine
+        for n in range(40):
+            await a0.send({"type": "ice", "to": 1, "candidates": [{**CANDIDATE, "mline": n}]})
+        for n in range(30):
+            assert (await a1.until("ice"))["candidates"][0]["mline"] == n
+        for _ in range(10):  # the 10 past the burst, each refused, relayed to nobody
+            assert await a0.until("error") == {
+                "type": "error",
+                "code": "rate_limited",
+                "message": "more than 30 signalling messages at once (5 a second): not relayed",
+                "ref": "ice",
+            }
+        await a1.nothing_else()
+        # The other messages kept their own 20 (the hello took one, a1's ping none of a0's).
+        for _ in range(19):
+            await a0.send({"type": "ping"})
+        for _ in range(19):
+            await a0.until("pong")
+        # The flood protection holds for both: refused signalling counts towards the close.
+        for _ in range(120):
+            await a0.send({"type": "ice", "to": 1, "candidates": [CANDIDATE]})
+        with pytest.raises(Closed):
+            while True:
+                await a0.recv()
+        assert a0.transport.socket.close_code == 4429
+        # Nothing of the flood relayed: the closed connection's end, and nothing else.
+        assert await a1.until("hangup") == {"type": "hangup", "seat": 0}
+        await a1.nothing_else()
+    finally:
+        await hub.stop()
+
+
+async def test_any_sdp_within_12000_characters_fits_in_a_frame(hub: Hub) -> None:
+    """The frame limit holds an `sdp` at the documented 12,000 characters however it is
+    escaped in JSON: quotes, backslashes, newlines, control and non-ASCII characters
+    (a 12,000-character SDP was refused as `too_large`, the frame being over 16 KiB)."""
+    _, (a0, a1) = await table_of(hub, 2)
+    mixed = ('"\\\n\x01ç👏' * 2000)[:12_000]
+    for sdp in (mixed, "👏" * 12_000):  # the second: 12 bytes a character (\ud83d\udc4f)
+        assert len(sdp) == 12_000
+        frame = json.dumps({"type": "offer", "to": 1, "sdp": sdp})  # ASCII-only escapes
+        assert len(frame.encode()) > 16 * 1024
+        await a0.transport.send(frame)
+        assert (await a1.until("offer"))["sdp"] == sdp
+    # The WebSocket layer of `pishti serve` lets such a frame through too.
+    assert (
+        WS_MAX_SIZE
+        > hub.config.max_signal_frame
+        >= len(json.dumps({"type": "offer", "to": 1, "sdp": "👏" * 12_000}))
+    )
+    # And one character more is refused for what it is, not for its frame.
+    await a0.send({"type": "offer", "to": 1, "sdp": "👏" * 12_001})
+    assert (await a0.until("error"))["message"] == "offer.sdp: must be at most 12000 characters"
+    await a1.nothing_else()
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 
 from pishti.bots.knowledge import Knowledge, unseen_cards
-from pishti.bots.opponents import RANDOM, OpponentModel, play_likelihoods
+from pishti.bots.opponents import POLICIES, RANDOM, OpponentModel, play_likelihoods
 from pishti.bots.standard import standard_card
 from pishti.engine.cards import CARD_POINTS, Card
 from pishti.engine.deck import CARDS_PER_HAND, PLAYS_PER_DECK, Deck
@@ -199,14 +199,15 @@ class Determinizer:
         for seat, card, before, later in self._checks:
             hand = later + placement.hands[seat]
             before.face_down = down
-            std, greedy, rand = play_likelihoods(hand, card, seat, before)
+            std, greedy, rand, opportunist = play_likelihoods(hand, card, seat, before)
             row = out.get(seat)
             if row is None:
-                out[seat] = [std, greedy, rand]
+                out[seat] = [std, greedy, rand, opportunist]
             else:
                 row[0] *= std
                 row[1] *= greedy
                 row[2] *= rand
+                row[3] *= opportunist
         return out
 
     def mixture_weight(self, products: dict[int, list[float]]) -> float:
@@ -217,7 +218,7 @@ class Determinizer:
         out = 1.0
         for seat, row in products.items():
             w = model.weights(seat)
-            out *= w[0] * row[0] + w[1] * row[1] + w[2] * row[2]
+            out *= w[0] * row[0] + w[1] * row[1] + w[2] * row[2] + w[3] * row[3]
         return out
 
     def build(self, placement: Placement) -> Deck:
@@ -275,18 +276,19 @@ class Determinizer:
             view = self.view
             key = (view.deck, self._current)
             # This deal's plays are judged under the weights learnt before it.
-            model.record(key[0], key[1], [[0.0, 0.0, 0.0] for _ in range(view.players)])
+            many = len(POLICIES)
+            model.record(key[0], key[1], [[0.0] * many for _ in range(view.players)])
             products = [self.policy_products(p) for p in placed]
             weights = [self.mixture_weight(row) for row in products]
-            sums = [[0.0, 0.0, 0.0] for _ in range(view.players)]
+            sums = [[0.0] * many for _ in range(view.players)]
             for row in products:
                 for seat, values in row.items():
-                    for i in range(3):
+                    for i in range(many):
                         sums[seat][i] += values[i]
             logs = [
                 [math.log(v / len(placed)) if v > 0 else -50.0 for v in per_seat]
                 if any(per_seat)
-                else [0.0, 0.0, 0.0]
+                else [0.0] * many
                 for per_seat in sums
             ]
             model.record(key[0], key[1], logs)

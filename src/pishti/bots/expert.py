@@ -38,10 +38,17 @@ factorials at most ``endgame_leaves``) each sampled deck is instead solved
 exactly (:func:`~pishti.bots.playout.solve`: both teams at their best), and
 the card with the best mean is played (the default on ties).
 
-The budget per move is ``samples`` sampled decks, and optionally
-``time_limit`` seconds after which no further deck is sampled (at least
-:data:`MIN_SAMPLES`; a time limit makes choices depend on the machine's
-speed).  The samples come from a generator seeded with the bot's seed and the
+The budget per move is ``samples`` sampled decks (``endgame_samples`` in an
+exact endgame), and optionally ``time_limit`` seconds after which no further
+deck is sampled or solved (at least :data:`MIN_SAMPLES`), counted from the
+start of :meth:`ExpertBot.choose` on ``clock``: ``"wall"`` (elapsed time,
+:func:`time.perf_counter`) or ``"cpu"`` (:func:`time.thread_time`, the CPU
+time of the thread making the move, which other load on the machine does not
+stretch).  A time limit makes choices depend on the machine's speed, so the
+level itself has none.  With a time limit the decks are sampled in rounds of
+:data:`ROUND` (each round's placements proposed and weighed when the search
+reaches it), so that a large ``samples`` costs nothing until the time allows
+it.  The samples come from a generator seeded with the bot's seed and the
 public position (deck number, cards played, seat), so a choice depends only on
 the seed and what the seat has seen (R7.7) in this match.  The bot keeps its
 model between moves and starts a new one when a new match begins (the deck
@@ -54,12 +61,13 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Literal
 
-from pishti.bots.determinize import Determinizer
+from pishti.bots.determinize import Determinizer, Placement
 from pishti.bots.fastplay import fast_playout, fast_solve
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import STANDARD, OpponentModel
+from pishti.bots.opponents import PRIOR, STANDARD, OpponentModel
 from pishti.bots.playout import clone_deck, distinct_cards, mixed_playout, playout, solve
 from pishti.bots.standard import card_values, standard_card
 from pishti.engine.cards import CARD_POINTS, Card
@@ -86,6 +94,13 @@ OBVIOUS = 5.0
 """Points by which the standard policy's card must lead every other for no search at all."""
 MIN_SAMPLES = 8
 """Sampled decks played before a time limit may stop the search."""
+ROUND = 32
+"""Sampled decks drawn at a time when the search has a time limit (module doc)."""
+
+Clock = Literal["wall", "cpu"]
+"""What a ``time_limit`` is measured on: elapsed time or the thread's CPU time."""
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
+"""The clock function of each :data:`Clock` (seconds)."""
 
 
 def _same_play(a: Card, b: Card) -> bool:
@@ -138,10 +153,14 @@ class ExpertBot:
 
     Attributes:
         seed: the seed of its choices (drawn at random when None is given).
-        samples, time_limit, margin, endgame_leaves, endgame_samples, proposals,
-            horizon, obvious: the budget and rules of the search (module doc
-            and the module constants of the same names, which are the defaults).
+        samples, time_limit, clock, margin, endgame_leaves, endgame_samples,
+            proposals, horizon, obvious: the budget and rules of the search
+            (module doc and the module constants of the same names, which are
+            the defaults; ``time_limit`` in seconds on ``clock``, ``"wall"`` or
+            ``"cpu"``).
         adaptive: whether it learns how the other seats play (module doc).
+        prior: the opponent model's prior weight of each policy
+            (:data:`~pishti.bots.opponents.PRIOR` by default).
         fast: whether playouts and endgames run on the fused loops of
             :mod:`pishti.bots.fastplay` (True) or on copies of the
             :class:`Deck` through :func:`~pishti.bots.playout.mixed_playout`
@@ -160,6 +179,7 @@ class ExpertBot:
         *,
         samples: int = SAMPLES,
         time_limit: float | None = None,
+        clock: Clock = "wall",
         margin: float = MARGIN,
         endgame_leaves: int = ENDGAME_LEAVES,
         endgame_samples: int = ENDGAME_SAMPLES,
@@ -167,21 +187,28 @@ class ExpertBot:
         horizon: int | None = HORIZON,
         obvious: float = OBVIOUS,
         adaptive: bool = True,
+        prior: Sequence[float] = PRIOR,
         fast: bool = True,
     ) -> None:
         """Build an expert; the keyword arguments set its budget (module doc).
 
         Raises:
-            ValueError: ``samples`` or ``endgame_samples`` below 1, or a
-                ``time_limit`` that is not positive.
+            ValueError: ``samples`` or ``endgame_samples`` below 1, a
+                ``time_limit`` that is not positive, a ``clock`` other than
+                ``"wall"`` and ``"cpu"``, or a ``prior`` that does not give a
+                weight of at least 0 to each policy, some above 0.
         """
         if samples < 1 or endgame_samples < 1 or proposals < 1:
             raise ValueError("an expert needs at least one sample per move")
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
+        if clock not in CLOCKS:
+            raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
+        OpponentModel(2, prior)  # raises ValueError on a prior that is not one
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         self.samples = samples
         self.time_limit = time_limit
+        self.clock: Clock = clock
         self.margin = margin
         self.endgame_leaves = endgame_leaves
         self.endgame_samples = endgame_samples
@@ -189,6 +216,7 @@ class ExpertBot:
         self.horizon = horizon
         self.obvious = obvious
         self.adaptive = adaptive
+        self.prior = tuple(prior)
         self.fast = fast
         self.model: OpponentModel | None = None
         self._seen = (-1, -1)
@@ -200,7 +228,7 @@ class ExpertBot:
             return None
         now = (view.deck, len(view.history))
         if self.model is None or self.model.players != view.players or now < self._seen:
-            self.model = OpponentModel(view.players)
+            self.model = OpponentModel(view.players, self.prior)
         self._seen = now
         return self.model
 
@@ -210,6 +238,8 @@ class ExpertBot:
         Raises:
             ValueError: it is not this seat's turn (no legal card).
         """
+        clock = CLOCKS[self.clock]
+        start = clock()
         hand = view.legal_cards
         if not hand:
             raise ValueError(f"seat {view.seat} has no card to play now")
@@ -224,15 +254,14 @@ class ExpertBot:
         rng = random.Random(f"{self.seed}/{view.deck}/{len(view.history)}/{view.seat}")
         determinizer = Determinizer(view, knowledge, model)
         if not view.stock_size and _leaves(view.hand_sizes) <= self.endgame_leaves:
-            return self._solve(view, determinizer, candidates, default, rng)
+            return self._solve(view, determinizer, candidates, default, rng, start)
         team = view.team
         seat = view.seat
         values: dict[Card, list[float]] = {c: [] for c in candidates}
         active = list(candidates)
         limit = self.time_limit
-        start = time.perf_counter()
         used = 0
-        placements = determinizer.resample(rng, self.samples, self.proposals * self.samples)
+        placements = self._placements(determinizer, rng, self.samples)
         stop = _playout_stop(len(view.history), view.players, self.horizon)
         fast = self.fast
         standard_seats = [STANDARD] * view.players
@@ -276,7 +305,7 @@ class ExpertBot:
                             child, child_knowledge, team, policies, random.Random(sample_seed), stop
                         )
                     values[card].append(value)
-            if limit is not None and used >= MIN_SAMPLES and time.perf_counter() - start > limit:
+            if limit is not None and used >= MIN_SAMPLES and clock() - start > limit:
                 break
             if used % BATCH == 0:
                 base = values[default]
@@ -286,6 +315,20 @@ class ExpertBot:
         card, gain, se = pick_card({c: values[c] for c in active}, default, self.margin)
         self.last_search = (used, gain, se)
         return card
+
+    def _placements(
+        self, determinizer: Determinizer, rng: random.Random, count: int
+    ) -> Iterator[Placement]:
+        """``count`` placements for the search (step 2): all proposed and weighed
+        at once without a time limit, else in rounds of :data:`ROUND`, a round
+        only when the search asks for its first placement."""
+        if self.time_limit is None:
+            yield from determinizer.resample(rng, count, self.proposals * count)
+            return
+        while count > 0:
+            size = min(count, ROUND)
+            yield from determinizer.resample(rng, size, self.proposals * size)
+            count -= size
 
     def _obvious(
         self, hand: Sequence[Card], seat: int, knowledge: Knowledge, default: Card
@@ -307,13 +350,21 @@ class ExpertBot:
         candidates: Sequence[Card],
         default: Card,
         rng: random.Random,
+        start: float,
     ) -> Card:
-        """Play the card with the best mean exact value over sampled decks."""
+        """Play the card with the best mean exact value over sampled decks
+        (``endgame_samples`` of them, or fewer when the time limit, counted
+        from ``start`` on the bot's clock, passes)."""
         team = view.team
         values: dict[Card, list[float]] = {c: [] for c in candidates}
-        count = self.endgame_samples
         fast = self.fast
-        for deck in determinizer.draw(rng, count, self.proposals * count):
+        limit = self.time_limit
+        clock = CLOCKS[self.clock]
+        used = 0
+        for used, placement in enumerate(
+            self._placements(determinizer, rng, self.endgame_samples), start=1
+        ):
+            deck = determinizer.build(placement)
             for card in candidates:
                 if fast:
                     values[card].append(fast_solve(deck, card, team))
@@ -321,8 +372,10 @@ class ExpertBot:
                     child = clone_deck(deck)
                     child.play(card)
                     values[card].append(solve(child, team))
+            if limit is not None and used >= MIN_SAMPLES and clock() - start > limit:
+                break
         card, gain, se = pick_card(values, default, 0.0)
-        self.last_search = (self.endgame_samples, gain, se)
+        self.last_search = (used, gain, se)
         return card
 
 

@@ -17,6 +17,7 @@ sampled decks, ``bench/expert_speed.py --check`` on 100,000 and more):
   the count), keeping only what the count needs (card points and card numbers
   taken per team, not the cards);
 - :meth:`Knowledge.observe` (the public counting and the voids);
+- the opponents' policies of :func:`~pishti.bots.playout.mixed_playout`;
 - :func:`~pishti.bots.standard.card_values` with :data:`TACTICS` and the
   tie rule of :func:`~pishti.bots.standard.standard_card` (the same
   arithmetic in the same order, so the same floats and the same choices).
@@ -42,7 +43,7 @@ from pathlib import Path
 from types import ModuleType
 
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import GREEDY, STANDARD, greedy_policy
+from pishti.bots.opponents import GREEDY, OPPORTUNIST, POLICIES, STANDARD, greedy_policy
 from pishti.bots.playout import most_cards_chance
 from pishti.bots.standard import HOLD_CHANCE, TACTICS
 from pishti.engine.cards import CARD_POINTS, Card
@@ -215,6 +216,20 @@ def fast_playout(
         if policy == GREEDY:
             card = greedy_policy(hand, pile[-1] if pile else None)
             continue
+        if policy == OPPORTUNIST and pile:  # opportunist_capture, else at random
+            top_rank = pile[-1] >> 2
+            card = -1
+            for c in hand:
+                if c >> 2 == top_rank:
+                    card = c
+                    break
+            if card < 0:
+                for c in hand:
+                    if c >> 2 == 10:
+                        card = c
+                        break
+            if card >= 0:
+                continue
         if policy != STANDARD:
             card = hand[rng.randrange(many)]
             continue
@@ -331,7 +346,7 @@ def playout_differences(seed: int, count: int, players: int) -> list[str]:
         for _ in range(4):
             deck = Determinizer(view, knowledge).sample(rng)
             first = rng.choice(view.hand)
-            policies = [rng.randrange(3) for _ in range(players)]
+            policies = [rng.randrange(len(POLICIES)) for _ in range(players)]
             stop = 48 if rng.random() < 0.75 else rng.randrange(len(view.history) + 1, 49)
             team = rng.randrange(2)
             sample_seed = rng.getrandbits(32)

@@ -9,19 +9,26 @@ posterior over a small population of policies (:data:`POLICIES`):
 - ``greedy``: :func:`greedy_policy`, takes whenever it can (a card of the top
   card's rank, else a jack), else throws its cheapest card;
 - ``random``: any card of the hand, uniformly (it stands for every style the
-  other two do not explain, and for mistakes).
+  others do not explain, and for mistakes);
+- ``opportunist``: :func:`opportunist_capture` when it can take the pile (as
+  ``greedy`` takes), else any card of the hand, uniformly: a player who never
+  misses a capture and throws without a plan.  Its prior is 0 in
+  :data:`PRIOR` (the level does not use it); :data:`PRIOR_OPPORTUNIST` gives it
+  a share, for study.
 
 A play is judged with a likelihood that tolerates mistakes: a policy that
 would have played the same card (same rank and card points, R3, R5.2) from
 the hand gives ``1 - EPSILON + EPSILON * k / n``, one that would not
 ``EPSILON * k / n`` (``k`` cards of the hand play like it, ``n`` cards in
-hand), so no single play rules a policy out.
+hand), so no single play rules a policy out.  The opportunist is judged so
+when it could take the pile, and as ``random`` when it could not.
 
 :class:`OpponentModel` adds up, per seat and policy, the log of each deal's
 evidence (the likelihood of that seat's plays in the deal, averaged over
 sampled placements of the hidden cards, as the expert's sampling gives it)
-and turns it into weights with :data:`PRIOR`; every weight keeps at least
-:data:`FLOOR`.  The model only learns from what its seat has seen (R7.7).
+and turns it into weights with its prior (:data:`PRIOR`); every policy whose
+prior is above 0 keeps a weight of at least :data:`FLOOR`.  The model only
+learns from what its seat has seen (R7.7).
 """
 
 from __future__ import annotations
@@ -37,19 +44,23 @@ from pishti.engine.cards import CARD_POINTS, JACK, Card
 STANDARD = 0
 GREEDY = 1
 RANDOM = 2
-POLICIES = ("standard", "greedy", "random")
+OPPORTUNIST = 3
+POLICIES = ("standard", "greedy", "random", "opportunist")
 """The population of opponent policies, by index."""
-PRIOR = (0.6, 0.2, 0.2)
-"""Prior weight of each policy before a seat has played."""
+PRIOR = (0.6, 0.2, 0.2, 0.0)
+"""Prior weight of each policy before a seat has played; a policy at 0 is never
+weighed nor drawn."""
+PRIOR_OPPORTUNIST = (0.55, 0.15, 0.15, 0.15)
+"""A prior that gives ``opportunist`` a share too (module doc)."""
 EPSILON = 0.1
 """Share of a policy's plays that may be anything (mistakes, other reasons)."""
 FLOOR = 0.05
 """Least weight any policy keeps for any seat."""
 
 
-def greedy_policy(hand: Sequence[Card], top: Card | None) -> Card:
-    """A card of the top card's rank, else a jack on a pile (R3.2, R3.3), else the
-    cheapest card (card points, R5.2; jacks last; the lowest card on ties)."""
+def opportunist_capture(hand: Sequence[Card], top: Card | None) -> Card | None:
+    """The first card of ``hand`` of the top card's rank, else its first jack on
+    a pile (R3.2, R3.3); None when it cannot take the pile."""
     if top is not None:
         top_rank = top >> 2
         for card in hand:
@@ -58,6 +69,15 @@ def greedy_policy(hand: Sequence[Card], top: Card | None) -> Card:
         for card in hand:
             if card >> 2 == JACK:
                 return card
+    return None
+
+
+def greedy_policy(hand: Sequence[Card], top: Card | None) -> Card:
+    """A card of the top card's rank, else a jack on a pile (R3.2, R3.3), else the
+    cheapest card (card points, R5.2; jacks last; the lowest card on ties)."""
+    take = opportunist_capture(hand, top)
+    if take is not None:
+        return take
     return min(hand, key=lambda c: (c >> 2 == JACK, CARD_POINTS[c], c))
 
 
@@ -68,7 +88,7 @@ def same_play(a: Card, b: Card) -> bool:
 
 def play_likelihoods(
     hand: Sequence[Card], card: Card, seat: int, before: Knowledge
-) -> tuple[float, float, float]:
+) -> tuple[float, float, float, float]:
     """How likely each policy of :data:`POLICIES` plays ``card`` from ``hand``
     (``card`` among it) at ``seat`` with the public knowledge ``before``
     (mistake-tolerant, see the module doc)."""
@@ -81,8 +101,12 @@ def play_likelihoods(
     hit = 1.0 - EPSILON + base
     std = hit if same_play(standard_card(hand, seat, before), card) else base
     top = before.pile[-1] if before.pile else None
-    greedy = hit if same_play(greedy_policy(hand, top), card) else base
-    return std, greedy, k / n
+    take = opportunist_capture(hand, top)
+    if take is None:
+        greedy = hit if same_play(greedy_policy(hand, top), card) else base
+        return std, greedy, k / n, k / n
+    greedy = hit if same_play(take, card) else base
+    return std, greedy, k / n, greedy
 
 
 class OpponentModel:
@@ -90,14 +114,25 @@ class OpponentModel:
 
     Attributes:
         players: 4 or 2.
+        prior: the weight of each policy before a seat has played (a policy
+            at 0 keeps weight 0).
         evidence: ``{(deck, deal): per seat, per policy, log evidence}``.
     """
 
-    def __init__(self, players: int) -> None:
-        """An empty model: every seat at :data:`PRIOR`."""
+    def __init__(self, players: int, prior: Sequence[float] = PRIOR) -> None:
+        """An empty model: every seat at ``prior``.
+
+        Raises:
+            ValueError: ``prior`` does not give one weight, at least 0, per
+                policy of :data:`POLICIES`, some above 0.
+        """
+        if len(prior) != len(POLICIES) or min(prior) < 0 or max(prior) <= 0:
+            raise ValueError(f"a prior needs {len(POLICIES)} weights >= 0, not {prior!r}")
         self.players = players
+        self.prior = tuple(prior)
+        self._active = [i for i, p in enumerate(self.prior) if p > 0]
         self.evidence: dict[tuple[int, int], list[list[float]]] = {}
-        self._weights: list[tuple[float, float, float]] | None = None
+        self._weights: list[tuple[float, ...]] | None = None
 
     def record(self, deck: int, deal: int, logs: list[list[float]]) -> None:
         """Keep the log evidence of deal ``deal`` of deck ``deck`` (replacing an
@@ -105,30 +140,35 @@ class OpponentModel:
         self.evidence[(deck, deal)] = logs
         self._weights = None
 
-    def weights(self, seat: int) -> tuple[float, float, float]:
+    def weights(self, seat: int) -> tuple[float, ...]:
         """The weight of each policy for ``seat``: posterior, floored, summing to 1."""
         if self._weights is None:
             self._weights = [self._posterior(s) for s in range(self.players)]
         return self._weights[seat]
 
-    def _posterior(self, seat: int) -> tuple[float, float, float]:
-        logs = [math.log(p) for p in PRIOR]
+    def _posterior(self, seat: int) -> tuple[float, ...]:
+        active = self._active
+        logs = [math.log(self.prior[i]) for i in active]
         for per_seat in self.evidence.values():
-            for i in range(3):
-                logs[i] += per_seat[seat][i]
+            for j, i in enumerate(active):
+                logs[j] += per_seat[seat][i]
         top = max(logs)
         raw = [math.exp(v - top) for v in logs]
         total = sum(raw)
         floored = [max(FLOOR, v / total) for v in raw]
         total = sum(floored)
-        return floored[0] / total, floored[1] / total, floored[2] / total
+        out = [0.0] * len(POLICIES)
+        for j, i in enumerate(active):
+            out[i] = floored[j] / total
+        return tuple(out)
 
     def draw(self, seat: int, rng: random.Random) -> int:
         """A policy for ``seat`` drawn from its weights (an index of :data:`POLICIES`)."""
         w = self.weights(seat)
         x = rng.random()
-        if x < w[0]:
-            return STANDARD
-        if x < w[0] + w[1]:
-            return GREEDY
-        return RANDOM
+        running = 0.0
+        for i in self._active[:-1]:
+            running += w[i]
+            if x < running:
+                return i
+        return self._active[-1]

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import GREEDY, STANDARD, greedy_policy
+from pishti.bots.opponents import GREEDY, OPPORTUNIST, STANDARD, greedy_policy, opportunist_capture
 from pishti.bots.standard import standard_card
 from pishti.engine.cards import CARD_POINTS, Card
 from pishti.engine.deck import MOST_CARDS, PLAYS_PER_DECK, Deck
@@ -92,7 +92,8 @@ def mixed_playout(
 ) -> float:
     """Like :func:`playout`, each seat playing its own policy of
     :data:`~pishti.bots.opponents.POLICIES` (``policies[seat]``: standard,
-    greedy, or a card drawn from ``rng``)."""
+    greedy, a card drawn from ``rng``, or the opportunist's capture, else a
+    card drawn from ``rng``)."""
     observe = knowledge.observe
     plays = deck.plays
     while deck.counts is None:
@@ -109,7 +110,10 @@ def mixed_playout(
             elif policy == GREEDY:
                 card = greedy_policy(hand, deck.pile[-1] if deck.pile else None)
             else:
-                card = hand[rng.randrange(len(hand))]
+                take = None
+                if policy == OPPORTUNIST:
+                    take = opportunist_capture(hand, deck.pile[-1] if deck.pile else None)
+                card = hand[rng.randrange(len(hand))] if take is None else take
         observe(seat, card, deck.play(card))
     counts = deck.counts
     return counts[team].points - counts[1 - team].points

@@ -11,9 +11,10 @@ import typer
 from pishti.cli.app import app, fail
 from pishti.server.config import ServerConfig
 
-WS_MAX_SIZE = 64 * 1024
+WS_MAX_SIZE = 256 * 1024
 """Frames over this many bytes are cut off by the WebSocket layer itself (code 1009);
-the server refuses frames over 4 KiB with a ``too_large`` error before that."""
+the server refuses frames over 4 KiB with a ``too_large`` error before that (the table
+talk's signalling: over ``ServerConfig.max_signal_frame``, 145,024 bytes)."""
 LogLevel = Literal["debug", "info", "warning", "error", "critical"]
 """The values of ``--log-level`` (Typer checks them, in any case)."""
 DEFAULTS = ServerConfig()

@@ -128,10 +128,15 @@ class LocalCluster:
         folder: where the logs and ``haproxy.cfg`` go (a new temporary folder when
             None, removed by :meth:`stop`).  PostgreSQL's data of a cluster that
             starts its own are in a temporary folder, removed by :meth:`stop`.
-        node_args: more ``pishti serve`` options for every node.
+        node_args: more ``pishti serve`` options for every node.  Every node is
+            also given ``--forwarded-allow-ips 127.0.0.1`` (HAProxy's address: the
+            nodes count a client by the address HAProxy forwards, as on several
+            machines, docs/deploy.md) and ``--header-timeout header_timeout``.
         postgres: a running PostgreSQL to use (a new database is made on it); None
             starts one of its own.
         check_every_ms: HAProxy's health check interval.
+        header_timeout: seconds a client has to send a request's head, through HAProxy
+            and to a node alike.
     """
 
     def __init__(
@@ -144,6 +149,7 @@ class LocalCluster:
         postgres: LocalPostgres | None = None,
         check_every_ms: int = 500,
         database: str = "pishti",
+        header_timeout: float = 10.0,
     ) -> None:
         self._own_folder = folder is None
         self.folder = Path(tempfile.mkdtemp(prefix="pishti-cluster-")) if folder is None else folder
@@ -155,7 +161,11 @@ class LocalCluster:
         self.postgres = postgres or LocalPostgres(free_port())
         self.database = database
         self.node_count = nodes
-        self.node_args = list(node_args)
+        self.header_timeout = header_timeout
+        self.node_args = [
+            *("--forwarded-allow-ips", "127.0.0.1", "--header-timeout", str(header_timeout)),
+            *node_args,
+        ]
         self.check_every_ms = check_every_ms
         self.nodes: list[Node] = []
         self.haproxy: subprocess.Popen[bytes] | None = None
@@ -211,7 +221,12 @@ class LocalCluster:
             raise ClusterError("haproxy not found: install it (apt-get install haproxy)")
         backends = [Backend(n.name, f"127.0.0.1:{n.port}") for n in self.nodes]
         self.config.write_text(
-            haproxy_config(f"127.0.0.1:{self.port}", backends, check_every_ms=self.check_every_ms)
+            haproxy_config(
+                f"127.0.0.1:{self.port}",
+                backends,
+                check_every_ms=self.check_every_ms,
+                header_timeout=self.header_timeout,
+            )
         )
         with open(self.folder / "haproxy.log", "ab") as log:
             self.haproxy = subprocess.Popen(

@@ -27,6 +27,7 @@ import multiprocessing
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pishti.analysis import analyse_deck, analysis_json
@@ -198,7 +199,10 @@ class Analyses:
             job.failed = f"the analysis failed: {type(exc).__name__}"
 
     async def close(self) -> None:
-        """Stop waiting for analyses and stop the worker processes."""
+        """Stop at once: cancel the analyses waiting or running and end the worker
+        processes without waiting for the decks they are computing (a server being
+        stopped once waited about 25 s for one).  What is stored stays stored; an
+        analysis cut short is not, and can be asked for again."""
         for job in self._jobs.values():
             if job.task is not None:
                 job.task.cancel()
@@ -206,4 +210,19 @@ class Analyses:
         if self._pool is not None:
             pool = self._pool
             self._pool = None
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+            # The pool's own processes (Python 3.14 has terminate_workers() for this).
+            workers: list[BaseProcess] = list((pool._processes or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                if worker.is_alive():
+                    worker.terminate()
+            await asyncio.to_thread(_reap, workers)
+
+
+def _reap(workers: list[BaseProcess]) -> None:
+    """Wait for terminated worker processes to end (killed after a second)."""
+    for worker in workers:
+        worker.join(1.0)
+        if worker.is_alive():
+            worker.kill()
+            worker.join(1.0)

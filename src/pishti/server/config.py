@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pishti.server.protocol import SIGNAL_FRAME_MAX
+
 DEFAULT_DB_PATH = Path("data") / "pishti.db"
 """Where the server keeps its SQLite file by default, relative to the working directory."""
 
@@ -93,7 +95,8 @@ class ServerConfig:
             own); then the standard bot's card is played (R7.2, see
             :mod:`pishti.server.botrunner`).
         max_frame: the largest client frame accepted, in bytes (4 KiB).
-        rate: client messages allowed per second and connection (a burst of as many).
+        rate: client messages allowed per second and connection (a burst of as many),
+            the table talk's signalling aside (``signal_rate``).
         flood_close: refused messages within ``flood_window`` seconds that close the
             connection (code 4429).
         flood_window: seconds, see ``flood_close``.
@@ -132,10 +135,12 @@ class ServerConfig:
         ice_relay: the browsers connect through the TURN servers only (``relay``), so
             players never learn each other's network addresses.
         max_signal_frame: the largest frame accepted for a signalling message (``offer``,
-            ``answer``, ``ice``, ``media``), in bytes (16 KiB): a session description
-            does not fit in ``max_frame``.
-        signal_rate: signalling messages allowed per second and connection, on top of
-            ``rate`` (the table talk's own limit).
+            ``answer``, ``ice``, ``media``), in bytes: a session description does not fit
+            in ``max_frame``.  By default (145,024 bytes) any ``sdp`` within its 12,000
+            characters fits however it is escaped
+            (:data:`pishti.server.protocol.SIGNAL_FRAME_MAX`).
+        signal_rate: signalling messages allowed per second and connection (the table
+            talk's own limit: they do not count against ``rate``).
         signal_burst: signalling messages a connection may send at once (a full mesh of
             three peers needs about twenty).
     """
@@ -168,6 +173,6 @@ class ServerConfig:
     analysis_expert_samples: int = 128
     ice_servers: tuple[IceServer, ...] = ()
     ice_relay: bool = False
-    max_signal_frame: int = 16 * 1024
+    max_signal_frame: int = SIGNAL_FRAME_MAX
     signal_rate: float = 5.0
     signal_burst: float = 30.0

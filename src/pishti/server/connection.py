@@ -144,7 +144,7 @@ class Connection:
         self._task: asyncio.Task[None] | None = None
         self.bucket = TokenBucket(config.rate, config.rate, now())
         self.talk_bucket = TokenBucket(config.signal_rate, config.signal_burst, now())
-        """The table talk's own limit on signalling (:mod:`pishti.server.talk`)."""
+        """The table talk's own limit on signalling (:meth:`admit`, :mod:`pishti.server.talk`)."""
         self.media: tuple[bool, bool] | None = None
         """The person's microphone and camera as last said (``media``), or None."""
         self.talked = False
@@ -262,15 +262,20 @@ class Connection:
         self._move(ConnectionState.CLOSING)
         self._wake.set()
 
-    def admit(self) -> bool:
-        """Count one incoming frame against the rate limit; False if it is refused.
+    def admit(self, signal: str | None = None) -> bool:
+        """Count one incoming frame against its rate limit; False if it is refused.
 
-        A refused frame gets a ``rate_limited`` error (at most one a second); a
-        connection refused more than ``flood_close`` times within
-        ``flood_window`` seconds is closed with code 4429.
+        ``signal``: the frame is the table talk's signalling message of that type
+        (``offer``, ``answer``, ``ice``, ``media``), counted by the talk's own bucket
+        (``signal_burst`` at once, ``signal_rate`` a second) instead of the general
+        one (``rate``), so a burst of ICE candidates is not cut short by the general
+        limit.  A refused signalling message gets a ``rate_limited`` error naming
+        it; any other refused frame one too, at most one a second.  Refusals of
+        both kinds count together: a connection refused more than ``flood_close``
+        times within ``flood_window`` seconds is closed with code 4429.
         """
         now = self.now()
-        if self.bucket.take(now):
+        if (self.bucket if signal is None else self.talk_bucket).take(now):
             return True
         if now - self._window > self.config.flood_window:
             self._window = now
@@ -279,6 +284,14 @@ class Connection:
         if self._refused > self.config.flood_close:
             self.push(error_message("rate_limited", "too many messages: closing", None))
             self.close(4429, "flooding")
+        elif signal is not None:
+            config = self.config
+            self.error(
+                "rate_limited",
+                f"more than {config.signal_burst:g} signalling messages at once"
+                f" ({config.signal_rate:g} a second): not relayed",
+                signal,
+            )
         elif now - self._last_rate_error >= 1.0:
             self._last_rate_error = now
             self.error(

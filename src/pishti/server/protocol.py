@@ -275,6 +275,25 @@ CANDIDATES_MAX = 8
 SIGNAL_TYPES = frozenset({"offer", "answer", "ice", "media"})
 """The table talk's signalling messages (voice and video, docs/protocol.md): relayed to
 table mates, never part of the table's state."""
+SIGNAL_FRAME_MAX = 12 * SDP_MAX + 1024
+"""The largest frame a signalling message within the field limits needs, in bytes: an
+``sdp`` of :data:`SDP_MAX` characters each written as JSON's longest escape (a character
+beyond U+FFFF as two ``\\uXXXX``, 12 bytes), and the rest of the message.  So any session
+description within :data:`SDP_MAX` fits, however the client escapes it."""
+_SIGNAL_NAMES = tuple(f'"{kind}"' for kind in SIGNAL_TYPES)
+
+
+def signal_type(text: str) -> str | None:
+    """The ``type`` of a frame that names a signalling message (:data:`SIGNAL_TYPES`),
+    read before the frame is validated (the table talk's messages are counted by a rate
+    limit of their own); None for any other frame, or one that is not a JSON object.
+    It reads the ``type`` as :func:`parse_message` does (a ``type`` given twice: the
+    last), so a frame is counted as the message it is handled as."""
+    if not any(name in text for name in _SIGNAL_NAMES):
+        return None  # most frames: no JSON to read
+    kind = _ref_of(text)
+    return kind if kind in SIGNAL_TYPES else None
+
 
 Sdp = Annotated[str, StringConstraints(min_length=1, max_length=SDP_MAX)]
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from pishti.server.connection import Connection
 from pishti.server.leases import NotOwner
 from pishti.server.protocol import (
-    SIGNAL_TYPES,
     AddBot,
     Answer,
     BadMessage,
@@ -39,6 +38,7 @@ from pishti.server.protocol import (
     TakeOver,
     Watch,
     parse_message,
+    signal_type,
 )
 from pishti.server.table import Table, TableError
 from pishti.server.views import dumps, no_table
@@ -91,9 +91,8 @@ class Session:
             return
         conn.batch = hello.batch
         self.hub.attach(conn, table, seat, hello.last_seq)
-        signal_frame = max(self.hub.config.max_frame, self.hub.config.max_signal_frame)
         while not conn.closed:
-            text = await self._receive(limit=signal_frame)
+            text = await self._receive(talk=True)
             if text is None:
                 return
             self.handle(table, seat, text)
@@ -155,26 +154,35 @@ class Session:
             return None
         return hello
 
-    async def _receive(self, first: bool = False, limit: int | None = None) -> str | None:
+    async def _receive(self, first: bool = False, talk: bool = False) -> str | None:
         """The next admitted text frame, or None once the socket is closed.  A
         ``first`` frame that is not text, or too large, closes the socket (4401).
-        Frames over ``max_frame`` bytes, up to ``limit``, are let through for
-        :meth:`handle` to check (only a signalling message may be that large)."""
+        Frames over ``max_frame`` bytes are refused (``too_large``), but for a seat's
+        (``talk``) signalling messages (``offer``, ``answer``, ``ice``, ``media``): they
+        may be up to ``max_signal_frame`` bytes, and are counted by the table talk's
+        own rate limit instead of the general one (:meth:`Connection.admit`)."""
         conn = self.conn
-        max_frame = self.hub.config.max_frame if limit is None else limit
+        config = self.hub.config
+        most = max(config.max_frame, config.max_signal_frame) if talk else config.max_frame
         while True:
             message = await conn.socket.receive()
             if message["type"] == "websocket.disconnect":
                 return None
-            if not conn.admit():
+            text = message.get("text")
+            signal = (
+                signal_type(text) if talk and isinstance(text, str) and len(text) <= most else None
+            )
+            if not conn.admit(signal):
                 if conn.closed:
                     return None
                 continue
-            text = message.get("text")
+            limit = most if signal is not None else config.max_frame
             if text is None:
                 conn.error("bad_message", "messages are JSON text frames", None)
-            elif len(text) > max_frame or len(text.encode()) > max_frame:
-                conn.error("too_large", f"a frame over {max_frame} bytes", None)
+            elif len(text) > most or len(text.encode()) > most:
+                conn.error("too_large", f"a frame over {most} bytes", None)
+            elif len(text) > limit or len(text.encode()) > limit:
+                conn.error("too_large", f"a frame over {limit} bytes", None)
             else:
                 return str(text)
             if first:
@@ -184,18 +192,10 @@ class Session:
     def handle(self, table: Table, seat: int, text: str) -> None:
         """Validate one message of ``seat`` and do what it asks; a refusal is an ``error``."""
         conn = self.conn
-        max_frame = self.hub.config.max_frame
-        large = len(text) > max_frame and len(text.encode()) > max_frame
         try:
             message = parse_message(text)
         except BadMessage as exc:
-            if large and exc.ref not in SIGNAL_TYPES:
-                conn.error("too_large", f"a frame over {max_frame} bytes", None)
-            else:
-                conn.error("bad_message", exc.message, exc.ref)
-            return
-        if large and message.type not in SIGNAL_TYPES:
-            conn.error("too_large", f"a frame over {max_frame} bytes", None)
+            conn.error("bad_message", exc.message, exc.ref)
             return
         try:
             match message:

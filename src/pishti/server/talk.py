@@ -13,9 +13,10 @@ only relays what they need to find each other (docs/protocol.md, "Table talk"):
   connection to it ends.
 
 Nothing of it touches the table: it is never committed, never in the log, the
-events or the records, and a refusal changes nothing.  Each connection has a
-bucket of its own for these messages (``signal_burst`` at once, ``signal_rate``
-a second), on top of the limit every message counts against.
+events or the records, and a refusal changes nothing.  These messages have a
+rate limit of their own, counted when their frame comes in
+(:meth:`pishti.server.connection.Connection.admit`: ``signal_burst`` at once,
+``signal_rate`` a second), not the limit of the connection's other messages.
 """
 
 from __future__ import annotations
@@ -57,17 +58,9 @@ class Talk:
         """Relay ``message`` of ``seat`` (whose connection is ``conn``) at ``table``.
 
         Raises:
-            TableError: ``rate_limited`` past the connection's signalling limit;
-                ``no_peer`` when the seat named in ``to`` holds no other person with
-                a connection at this table.  Nothing is relayed then.
+            TableError: ``no_peer`` when the seat named in ``to`` holds no other person
+                with a connection at this table.  Nothing is relayed then.
         """
-        if not conn.talk_bucket.take(conn.now()):
-            config = conn.config
-            raise TableError(
-                "rate_limited",
-                f"more than {config.signal_burst:g} signalling messages at once"
-                f" ({config.signal_rate:g} a second): not relayed",
-            )
         mates = self.conns.get(table.table_id, {})
         if isinstance(message, Media):
             conn.talked = True

@@ -10,7 +10,13 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, extraHeaders = {}) {
+/** How many times a request answered `503 other_node` is sent: with several nodes
+ * (docs/deploy.md) a table is played on another node for a moment (a failover, or the
+ * table moving to the node its requests reach); the page asks again after
+ * `Retry-After`, as it reconnects its socket, rather than show an error. */
+const OTHER_NODE_TRIES = 15;
+
+async function call(method, path, body, extraHeaders = {}, tries = 1) {
   let response;
   try {
     response = await fetch(path, {
@@ -29,6 +35,11 @@ async function call(method, path, body, extraHeaders = {}) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
+    if (response.status === 503 && error.code === "other_node" && tries < OTHER_NODE_TRIES) {
+      const wait = Number(response.headers.get("Retry-After")) || 1;
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      return call(method, path, body, extraHeaders, tries + 1);
+    }
     throw new ApiError(response.status, error.code || "http", error.message || response.statusText);
   }
   return data;

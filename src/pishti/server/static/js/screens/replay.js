@@ -39,9 +39,9 @@ function icon(name) {
 
 const lower = (text) => text.toLocaleLowerCase(language());
 
-/** `{deck, play}` (deck from 0) of a hash like `#d3p17`, or null. */
+/** `{deck, play}` (deck from 0) of a hash like `#d3p17`, or null for any other hash. */
 export function parseHash(hash) {
-  const m = /^#d(\d{1,3})p(\d{1,2})$/.exec(hash || "");
+  const m = /^#d(\d{1,6})p(\d{1,6})$/.exec(hash || "");
   return m ? { deck: Number(m[1]) - 1, play: Number(m[2]) } : null;
 }
 
@@ -53,6 +53,7 @@ export class ReplayScreen {
     this.title = title;
     this.analysis = analysis; // optional: an AnalysisPanel (the server's analysis)
     this.replay = null;
+    this.notice = null; // said above the position: the address named none of this match
     this.deck = 0;
     this.play = 0;
     this.timer = null;
@@ -156,13 +157,31 @@ export class ReplayScreen {
     return this.replay.decks[this.deck];
   }
 
+  /**
+   * Go to the position the address's hash names (`#d3p17`).  A position past the
+   * match's end (`#d99p999`) opens the nearest one there is, and a hash that names no
+   * position (`#abc`) the start; either is said (`this.notice`), and the address then
+   * names the position shown.
+   */
   fromHash(render = true) {
     if (!this.replay) return;
-    const at = parseHash(location.hash);
-    if (!at || at.deck >= this.replay.decks.length) return;
-    const deck = this.replay.decks[at.deck];
-    this.deck = at.deck;
-    this.play = Math.min(at.play, deck.steps.length - 1);
+    const hash = location.hash;
+    if (!hash || hash === "#") return;
+    const decks = this.replay.decks;
+    const at = parseHash(hash);
+    if (!at) {
+      this.notice = t("replay.bad_position", { at: hash.slice(1) });
+      this.deck = 0;
+      this.play = 0;
+    } else {
+      this.deck = Math.max(0, Math.min(at.deck, decks.length - 1));
+      this.play = Math.min(at.play, decks[this.deck].steps.length - 1);
+      this.notice =
+        this.deck === at.deck && this.play === at.play
+          ? null
+          : t("replay.no_position", { deck: at.deck + 1, play: at.play, decks: decks.length, plays: PLAYS_PER_DECK });
+    }
+    if (this.notice) history.replaceState(null, "", `#d${this.deck + 1}p${this.play}`);
     if (render) this.render();
   }
 
@@ -178,6 +197,7 @@ export class ReplayScreen {
     }
     play = Math.max(0, Math.min(play, decks[deck].steps.length - 1));
     if (deck === this.deck && play === this.play) return false;
+    this.notice = null;
     this.deck = deck;
     this.play = play;
     history.replaceState(null, "", `#d${deck + 1}p${play}`);
@@ -402,6 +422,7 @@ export class ReplayScreen {
         h("span", { id: "replay-result" }, result),
       ),
       this.controls(),
+      this.notice ? h("p", { class: "form-error", role: "alert", id: "replay-notice" }, this.notice) : null,
       h("p", { class: "replay-where", id: "replay-where", dataset: { deck: String(this.deck + 1), play: String(this.play) } }, this.stepText()),
       this.teams(step),
       h(

@@ -1,5 +1,5 @@
 // Quick reactions at the table (docs/client.md, docs/protocol.md): a palette of
-// presets a seated person sends ("İyi oyun!", "Bravo!", 👏 ...), each shown over
+// presets a seated person sends ("İyi oyun!", "Bravo!", applause ...), each shown over
 // the sender's avatar for a few seconds with the sender's name and read out to
 // screen readers.  Presets only, no free text.  Anyone may silence anyone
 // else's reactions for themselves; the choice is kept in this browser for the
@@ -7,19 +7,63 @@
 
 import { t } from "../i18n.js";
 import * as storage from "../storage.js";
-import { h, replace } from "./dom.js";
+import { h, replace, svg } from "./dom.js";
 import { seatName } from "./seats.js";
 
 /** The presets, in the palette's order (the server's ids, docs/protocol.md). */
 export const PRESETS = ["good_game", "bravo", "pishti", "come_on", "oops", "thanks", "clap", "laugh", "wow", "sad"];
-/** The presets shown as emoji; their names (`react.clap` ...) are what is read out. */
-const EMOJI = { clap: "👏", laugh: "😄", wow: "😮", sad: "😢" };
 /** How long a reaction stays over the sender's avatar, in milliseconds. */
 export const SHOW_MS = 4000;
 
-/** What a preset shows: its emoji, or its phrase in the current language. */
+/*
+ * The emoji presets (👏 😄 😮 😢) and the palette's button (😊), drawn as SVG in a
+ * 24×24 box: a system without a colour-emoji font (Debian's Chromium without
+ * fonts-noto-color-emoji) showed 👏 as an empty box.  Their names (`react.clap` ...)
+ * are what is read out; the drawing is hidden from assistive technology.
+ */
+const SKIN = "#f6c945";
+const EDGE = "#8a5a00";
+const INK = "#3b2a0a";
+const FACE = ["circle", { cx: 12, cy: 12, r: 10.5, fill: SKIN, stroke: EDGE, "stroke-width": 1 }];
+const EYES = [
+  ["circle", { cx: 8.5, cy: 9.5, r: 1.4, fill: INK }],
+  ["circle", { cx: 15.5, cy: 9.5, r: 1.4, fill: INK }],
+];
+const LINE = { fill: "none", stroke: INK, "stroke-width": 1.6, "stroke-linecap": "round" };
+const SMILING_EYES = [["path", { d: "M6.5 10.5q2-2.6 4 0M13.5 10.5q2-2.6 4 0", ...LINE }]];
+const PALM = { width: 7, height: 13, rx: 3.5, fill: SKIN, stroke: EDGE, "stroke-width": 1 };
+const ICONS = {
+  clap: [
+    ["rect", { x: 4, y: 8, ...PALM, transform: "rotate(-22 7.5 14.5)" }],
+    ["rect", { x: 12, y: 8, ...PALM, transform: "rotate(22 15.5 14.5)" }],
+    ["path", { d: "M12 1.5v3M6.5 3l1.6 2.4M17.5 3l-1.6 2.4", ...LINE, stroke: EDGE }],
+  ],
+  laugh: [FACE, ...SMILING_EYES, ["path", { d: "M6.5 13h11a5.5 5.5 0 0 1-11 0z", fill: INK }]],
+  wow: [FACE, ...EYES, ["ellipse", { cx: 12, cy: 16, rx: 2.5, ry: 3, fill: INK }]],
+  sad: [
+    FACE,
+    ...EYES,
+    ["path", { d: "M8 17.5q4-4 8 0", ...LINE }],
+    ["path", { d: "M17.6 11.6q-1.9 2.8 0 3.8q1.9-1 0-3.8z", fill: "#4aa3ff" }],
+  ],
+  smile: [FACE, ...SMILING_EYES, ["path", { d: "M7.5 14q4.5 4.5 9 0", ...LINE }]],
+};
+
+/** One of the drawn emoji (`clap`, `laugh`, `wow`, `sad`, `smile`), hidden from assistive technology. */
+function emojiIcon(name) {
+  return svg(
+    "svg",
+    { class: "emoji-icon", viewBox: "0 0 24 24", width: "24", height: "24", "aria-hidden": "true", focusable: "false" },
+    ...ICONS[name].map(([tag, attrs]) => svg(tag, attrs)),
+  );
+}
+
+/** Whether a preset is an emoji (drawn; its name is read out). */
+const isEmoji = (preset) => preset !== "smile" && Object.hasOwn(ICONS, preset);
+
+/** What a preset shows: its emoji drawn, or its phrase in the current language. */
 function shown(preset) {
-  return EMOJI[preset] || t(`react.${preset}`);
+  return isEmoji(preset) ? emojiIcon(preset) : t(`react.${preset}`);
 }
 
 export class Reactions {
@@ -48,7 +92,7 @@ export class Reactions {
         title: t("react.open"),
         on: { click: () => this.setOpen(this.panel.hidden) },
       },
-      h("span", { "aria-hidden": "true" }, "😊"),
+      emojiIcon("smile"),
     );
     this.panel = h("div", {
       class: "react-panel",
@@ -104,10 +148,10 @@ export class Reactions {
           "button",
           {
             type: "button",
-            class: `react-preset${EMOJI[preset] ? " emoji" : ""}`,
+            class: `react-preset${isEmoji(preset) ? " emoji" : ""}`,
             id: `react-${preset}`,
-            "aria-label": EMOJI[preset] ? t(`react.${preset}`) : null,
-            title: EMOJI[preset] ? t(`react.${preset}`) : null,
+            "aria-label": isEmoji(preset) ? t(`react.${preset}`) : null,
+            title: isEmoji(preset) ? t(`react.${preset}`) : null,
             dataset: { reaction: preset },
             on: { click: () => this.choose(preset) },
           },
@@ -210,7 +254,7 @@ export class Reactions {
         "div",
         { class: "reaction", "aria-hidden": "true", dataset: { seat: String(seat), reaction: active.preset } },
         h("span", { class: "reaction-name" }, this.who(seat, state)),
-        h("span", { class: `reaction-text${EMOJI[active.preset] ? " emoji" : ""}` }, shown(active.preset)),
+        h("span", { class: `reaction-text${isEmoji(active.preset) ? " emoji" : ""}` }, shown(active.preset)),
       ),
     );
   }
