@@ -190,6 +190,22 @@ def test_two_persons_talk_mute_reload_and_play_on(
     assert bora.page.evaluate("() => document.querySelector('.seat.pos-top video').muted")
     ayse.page.wait_for_selector(".seat.pos-top.talk-mic")  # Bora's microphone stays on
 
+    # Ayşe turns her camera off and on again: Bora sees her live video again, not a
+    # frozen frame (the browser pauses a video taken out of the page).
+    ayse.page.click("#talk-cam")
+    ayse.page.wait_for_selector("#talk-cam[aria-pressed='false']")
+    bora.page.wait_for_selector(".seat.pos-top:not(.talk-cam)")
+    turn_on(ayse, "cam")
+    bora.page.wait_for_function(
+        """() => {
+          const v = document.querySelector('.seat.pos-top.talk-cam video.talk-video');
+          if (!v || v.paused) return false;
+          window.__t0 = window.__t0 ?? v.currentTime;
+          return v.currentTime > window.__t0 + 0.5;
+        }""",
+        polling=100,
+    )
+
     # Bora reloads mid-deck: his camera and microphone come back, and the media with them.
     bora.page.reload()
     bora.page.wait_for_selector(".table-screen .hand")

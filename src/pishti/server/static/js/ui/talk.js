@@ -51,6 +51,8 @@ export function talkSeat(talk, seat, name, avatar) {
   const words = [];
   if (state.cam && state.video) {
     avatar.insertBefore(state.video, avatar.querySelector(".ring"));
+    // A video taken out of the page (its camera was off) was paused by the browser.
+    if (state.video.paused) state.video.play().catch(() => {});
     avatar.classList.add("has-video");
     classes.push("talk-cam");
     words.push(t("talk.state_cam"));
