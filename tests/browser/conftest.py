@@ -8,16 +8,13 @@ of them fails the test.  Screenshots go to ``test-artifacts/screenshots`` (or
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from driver import pishti_command
+
+from serving import ServerProcess
 
 CHROMIUM = Path(os.environ.get("PISHTI_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -44,81 +41,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.skip(reason=f"no Chromium at {CHROMIUM}"))
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(
-    folder: Path, *extra: str, bot_delay: float = 0.0
-) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``pishti serve`` on a free loopback port with a fresh SQLite file and
-    (by default) instant bots; return the process and its base URL once it answers."""
-    port = _free_port()
-    log = (folder / "server.log").open("w")
-    proc = subprocess.Popen(
-        pishti_command(
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(folder / "pishti.db"),
-            "--bot-delay",
-            str(bot_delay),
-            "--log-level",
-            "warning",
-            "--http-rate",
-            "1000",
-            *extra,
-        ),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=folder,
-    )
-    log.close()
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90  # a loaded machine took over 30 s to start one
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=1) as response:
-                if response.status == 200:
-                    return proc, base
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("the server did not start:\n" + (folder / "server.log").read_text())
-        time.sleep(0.1)
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+def run_server(folder: Path, *extra: str, bot_delay: float = 0.0) -> Iterator[str]:
+    """``pishti serve`` on a free loopback port with a fresh SQLite file in ``folder``,
+    (by default) instant bots and ``extra`` options; yields its base URL once it
+    answers, and stops it after (``yield from`` in a fixture)."""
+    args = ("--bot-delay", str(bot_delay), "--log-level", "warning", *extra)
+    server = ServerProcess(folder / "pishti.db", *args)
+    server.start()
+    yield server.http
+    server.stop()
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The table server for the session.  It serves the browser client from its
     packaged folder, as ``pishti serve`` does."""
-    proc, base = start_server(tmp_path_factory.mktemp("server"))
-    yield base
-    stop_server(proc)
+    yield from run_server(tmp_path_factory.mktemp("server"))
 
 
 @pytest.fixture(scope="session")
 def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A table server whose clocks run 20 times faster, for timeouts and autopilot
     (R7.2, R7.3); its bots and the autopilot take 0.2 s a card, so a match lasts."""
-    folder = tmp_path_factory.mktemp("fast-server")
-    proc, base = start_server(folder, "--time-scale", "0.05", bot_delay=0.2)
-    yield base
-    stop_server(proc)
+    yield from run_server(
+        tmp_path_factory.mktemp("fast-server"), "--time-scale", "0.05", bot_delay=0.2
+    )
 
 
 @pytest.fixture(scope="module")

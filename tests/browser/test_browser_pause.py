@@ -10,16 +10,13 @@ never runs out of it between two steps), started again on the same port and file
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from driver import Player, pishti_command
+from driver import Player
+
+from serving import ServerProcess
 
 PAUSE = """() => {
   const pause = window.pishtiApp.store.state.table.pause;
@@ -52,59 +49,10 @@ class Errors:
         self.errors.append(f"{label} console error: {msg.text}")
 
 
-class Server:
-    """``pishti serve`` on one port and SQLite file, which a test may kill and start again."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = int(probe.getsockname()[1])
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        args = ["--host", "127.0.0.1", "--port", str(self.port)]
-        args += ["--db", str(self.folder / "pishti.db"), "--bot-delay", "0", "--pause", "60"]
-        with (self.folder / "server.log").open("a") as log:
-            self.proc = subprocess.Popen(
-                pishti_command("serve", *args, "--log-level", "warning", "--http-rate", "1000"),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=self.folder,
-            )
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.proc.kill()
-                raise RuntimeError((self.folder / "server.log").read_text())
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        """SIGKILL: no chance to close anything."""
-        assert self.proc is not None
-        self.proc.kill()
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-
-
 @pytest.fixture(scope="module")
-def pause_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("pause-server"))
+def pause_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("pause-server") / "pishti.db"
+    server = ServerProcess(db, "--bot-delay", "0", "--pause", "60", "--log-level", "warning")
     server.start()
     yield server
     server.stop()
@@ -142,11 +90,11 @@ def play_to_the_count(players: list[Player]) -> None:
 
 
 def test_the_pause_through_a_drop_a_reload_and_a_server_restart(
-    browser: Any, pause_server: Server
+    browser: Any, pause_server: ServerProcess
 ) -> None:
     errors = Errors()
     contexts = [
-        browser.new_context(base_url=pause_server.base, viewport={"width": 1280, "height": 800})
+        browser.new_context(base_url=pause_server.http, viewport={"width": 1280, "height": 800})
         for _ in range(2)
     ]
     for context in contexts:
@@ -262,4 +210,81 @@ def test_the_pause_through_a_drop_a_reload_and_a_server_restart(
     finally:
         for context in contexts:
             context.close()
+    assert errors.errors == [], "\n".join(errors.errors)
+
+
+def test_the_count_stays_closed_while_continue_is_on_its_way(
+    browser: Any, pause_server: ServerProcess
+) -> None:
+    """A render between sending Continue and the table's answer (here: one's own quick
+    reaction coming back) once opened the count again, for the next deck to close it
+    under the player's hand.  The page's WebSocket runs through a relay that holds
+    Continue until the reaction is back."""
+    errors = Errors()
+    context = browser.new_context(
+        base_url=pause_server.http, viewport={"width": 1280, "height": 800}
+    )
+    context.set_default_timeout(20_000)
+    held: list[str] = []
+    relay: dict[str, Any] = {}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        relay["server"] = server
+
+        def to_server(message: str | bytes) -> None:
+            if relay.get("hold") and isinstance(message, str) and '"continue"' in message:
+                held.append(message)
+            else:
+                server.send(message)
+
+        ws.on_message(to_server)
+
+    try:
+        page = context.new_page()
+        errors.watch(page, "Ayşe")
+        page.route_web_socket(re.compile(r"/ws/tables/"), route)
+        ayse = Player(page)
+        ayse.create_table("Ayşe", players=2, target=101)
+        ayse.add_bot(1)
+        ayse.start()
+        for _ in range(200):
+            now = ayse.what_now()
+            if now == "count":
+                break
+            ayse.play_turn()
+        else:
+            raise AssertionError("the deck did not end")
+        assert pause(page) == {"deck": 0, "waiting": [0], "ready": []}
+
+        relay["hold"] = True
+        page.click("#count-close")
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert len(held) == 1 and '"deck":0' in held[0].replace(" ", ""), held
+        assert not page.evaluate(DIALOG_OPEN)
+        # A reaction goes out and comes back: the screen renders, the pause unchanged.
+        page.evaluate(
+            "() => { document.querySelector('#react-toggle').click();"
+            " document.querySelector('#react-good_game').click(); }"
+        )
+        page.wait_for_selector(".seat .reaction[data-reaction='good_game']")
+        assert pause(page) == {"deck": 0, "waiting": [0], "ready": []}
+        assert not page.evaluate(DIALOG_OPEN), (
+            "the count opened again while Continue was on its way"
+        )
+
+        # Continue arrives: the next deck is dealt, the count stays closed.
+        relay["hold"] = False
+        relay["server"].send(held.pop())
+        page.wait_for_function(
+            "() => document.querySelector('#deck-number').textContent === 'Deck 2'"
+        )
+        page.wait_for_selector(".hand .hand-card")
+        assert not page.evaluate(DIALOG_OPEN)
+        assert pause(page) is None
+    finally:
+        context.close()
     assert errors.errors == [], "\n".join(errors.errors)

@@ -20,7 +20,7 @@ from driver import Player
 from test_browser_layout import LAYOUT_CHECK
 from test_browser_table3d import GL_ARGS
 
-from conftest import CHROMIUM, PageErrors, start_server, stop_server
+from conftest import CHROMIUM, PageErrors, run_server
 
 MEDIA_ARGS = [
     "--use-fake-device-for-media-stream",
@@ -51,9 +51,7 @@ INBOUND = """async () => {
 
 @pytest.fixture(scope="module")
 def talk_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    proc, base = start_server(tmp_path_factory.mktemp("talk-server"))
-    yield base
-    stop_server(proc)
+    yield from run_server(tmp_path_factory.mktemp("talk-server"))
 
 
 @pytest.fixture(scope="module")

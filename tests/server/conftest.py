@@ -5,23 +5,14 @@ that the same end-to-end tests run through both (the fixtures ``any_server``,
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
-import httpx
 import pytest
 
 from pishti.cluster.local import LocalCluster
 from pishti.cluster.postgres import LocalPostgres
-
-PISHTI = str(Path(sys.executable).with_name("pishti"))
+from serving import ServerProcess
 
 SERVER_ARGS = ("--bot-delay", "0", "--rate", "1000", "--log-level", "warning")
 """The options of :func:`server`: bots without delay, a high rate limit."""
@@ -44,66 +35,6 @@ class Served(Protocol):
 
     @property
     def port(self) -> int: ...
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class ServerProcess:
-    """``pishti serve`` in a subprocess on 127.0.0.1, with a SQLite file of its own."""
-
-    def __init__(self, db: Path, *args: str) -> None:
-        self.db = db
-        # Tests create tables quickly from one address; a test of the limit passes its own.
-        self.args = ["--http-rate", "1000", *args]
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = db.with_suffix(".log")
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        cmd = [PISHTI, "serve", "--port", str(self.port), "--db", str(self.db), *self.args]
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        # Generous: on a loaded machine a start (imports, coverage's tracing) took over 30 s.
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.http + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        self.stop()  # not left running behind the failed test
-        raise RuntimeError("the server did not start in 90 s")
-
-    def kill(self) -> None:
-        """SIGKILL: the process gets no chance to clean up."""
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
 
 
 class ThroughHAProxy:
@@ -148,62 +79,60 @@ class ThroughHAProxy:
         self.cluster.stop()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server at full time scale, bots without delay, a high rate limit (clients play
-    as fast as the loopback allows)."""
-    db = tmp_path_factory.mktemp("server") / "pishti.db"
-    proc = ServerProcess(db, *SERVER_ARGS)
-    proc.start()
-    yield proc
-    proc.stop()
-
-
-@pytest.fixture(scope="session")
-def haproxy_server(postgres: LocalPostgres) -> Iterator[ThroughHAProxy]:
-    """As :func:`server`, through HAProxy to a cluster on PostgreSQL (one for the session)."""
-    front = ThroughHAProxy(postgres, "through_haproxy", *SERVER_ARGS)
+def running(front: ServerProcess | ThroughHAProxy) -> Iterator[Any]:
+    """Start ``front``, yield it to the fixture's tests, stop it after (``yield from``)."""
     front.start()
     yield front
     front.stop()
 
 
-@pytest.fixture(params=["direct", "haproxy"])
-def any_server(request: pytest.FixtureRequest) -> Served:
-    """:func:`server`, then :func:`haproxy_server`: the same test through both."""
-    front: Served = request.getfixturevalue(
-        "server" if request.param == "direct" else "haproxy_server"
-    )
-    return front
+def direct_and_haproxy(direct: str, haproxy: str, doc: str) -> Any:
+    """A fixture run twice: as the fixture named ``direct`` (one server), then as
+    ``haproxy`` (through HAProxy to a cluster on PostgreSQL): the same test through both."""
+
+    @pytest.fixture(params=["direct", "haproxy"])
+    def either(request: pytest.FixtureRequest) -> Served:
+        front: Served = request.getfixturevalue(direct if request.param == "direct" else haproxy)
+        return front
+
+    either.__doc__ = doc
+    return either
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server at full time scale, bots without delay, a high rate limit (clients play
+    as fast as the loopback allows)."""
+    yield from running(ServerProcess(tmp_path_factory.mktemp("server") / "pishti.db", *SERVER_ARGS))
+
+
+@pytest.fixture(scope="session")
+def haproxy_server(postgres: LocalPostgres) -> Iterator[ThroughHAProxy]:
+    """As :func:`server`, through HAProxy to a cluster on PostgreSQL (one for the session)."""
+    yield from running(ThroughHAProxy(postgres, "through_haproxy", *SERVER_ARGS))
+
+
+any_server = direct_and_haproxy(
+    "server", "haproxy_server", ":func:`server`, then :func:`haproxy_server`."
+)
 
 
 @pytest.fixture(scope="module")
 def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server whose clocks and holds run 50 times faster: a normal-tempo clock is
     0.6 s, the hold 1.2 s, the hold after ``closing`` 0.2 s."""
-    db = tmp_path_factory.mktemp("fast") / "pishti.db"
-    proc = ServerProcess(db, *FAST_ARGS)
-    proc.start()
-    yield proc
-    proc.stop()
+    yield from running(ServerProcess(tmp_path_factory.mktemp("fast") / "pishti.db", *FAST_ARGS))
 
 
 @pytest.fixture(scope="module")
 def haproxy_fast_server(postgres: LocalPostgres) -> Iterator[ThroughHAProxy]:
     """As :func:`fast_server`, through HAProxy to a cluster on PostgreSQL."""
-    front = ThroughHAProxy(postgres, "through_haproxy_fast", *FAST_ARGS)
-    front.start()
-    yield front
-    front.stop()
+    yield from running(ThroughHAProxy(postgres, "through_haproxy_fast", *FAST_ARGS))
 
 
-@pytest.fixture(params=["direct", "haproxy"])
-def any_fast_server(request: pytest.FixtureRequest) -> Served:
-    """:func:`fast_server`, then :func:`haproxy_fast_server`: the same test through both."""
-    front: Served = request.getfixturevalue(
-        "fast_server" if request.param == "direct" else "haproxy_fast_server"
-    )
-    return front
+any_fast_server = direct_and_haproxy(
+    "fast_server", "haproxy_fast_server", ":func:`fast_server`, then :func:`haproxy_fast_server`."
+)
 
 
 @pytest.fixture(scope="module")

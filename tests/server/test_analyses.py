@@ -18,7 +18,7 @@ from pishti.analysis import analyse_record
 from pishti.records import MatchRecord, dumps_record, read_record
 from pishti.server.analyses import Analyses, AnalysisBusy, record_key
 from pishti.server.store import Store, WriteBatch
-from server.conftest import ServerProcess
+from serving import ServerProcess
 from tests.server.test_store import new_table
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"

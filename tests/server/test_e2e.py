@@ -21,8 +21,9 @@ from websockets.exceptions import ConnectionClosed
 
 from pishti.engine import card_text
 from pishti.records import loads_record, replay
-from server.conftest import PISHTI, Served, ServerProcess
+from server.conftest import Served
 from server.players import Player, leaks
+from serving import PISHTI, ServerProcess
 
 
 async def create(

@@ -20,9 +20,16 @@ import httpx
 import pytest
 
 from pishti.cluster.postgres import LocalPostgres
-from server.conftest import SERVER_ARGS, Served, ServerProcess, ThroughHAProxy
+from server.conftest import (
+    SERVER_ARGS,
+    Served,
+    ThroughHAProxy,
+    direct_and_haproxy,
+    running,
+)
 from server.players import Player
 from server.test_e2e import create, player
+from serving import ServerProcess
 
 HEAD_LIMIT = 16 * 1024
 HAPROXY_SERVED = 15_000
@@ -38,10 +45,7 @@ ANALYSIS_ARGS = ("--analysis-samples", "2", "1")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server whose request heads must arrive within 1 s (``--header-timeout 1``)."""
     db = tmp_path_factory.mktemp("quick") / "pishti.db"
-    proc = ServerProcess(db, *SERVER_ARGS, "--header-timeout", "1", *ANALYSIS_ARGS)
-    proc.start()
-    yield proc
-    proc.stop()
+    yield from running(ServerProcess(db, *SERVER_ARGS, "--header-timeout", "1", *ANALYSIS_ARGS))
 
 
 @pytest.fixture(scope="module")
@@ -50,27 +54,13 @@ def haproxy_quick(postgres: LocalPostgres) -> Iterator[ThroughHAProxy]:
     ``--http-rate 0.01`` (a burst of 20 per address and node) for the test of forwarded
     addresses: the other tests of this module make one table from 127.0.0.1, and that
     test makes its own from 127.0.0.2 and 127.0.0.3."""
-    front = ThroughHAProxy(
-        postgres,
-        "through_haproxy_quick",
-        *SERVER_ARGS,
-        *ANALYSIS_ARGS,
-        "--http-rate",
-        "0.01",
-        header_timeout=1.0,
-    )
-    front.start()
-    yield front
-    front.stop()
+    args = (*SERVER_ARGS, *ANALYSIS_ARGS, "--http-rate", "0.01")
+    yield from running(ThroughHAProxy(postgres, "through_haproxy_quick", *args, header_timeout=1.0))
 
 
-@pytest.fixture(params=["direct", "haproxy"])
-def any_quick(request: pytest.FixtureRequest) -> Served:
-    """:func:`quick`, then :func:`haproxy_quick`: the same test through both."""
-    front: Served = request.getfixturevalue(
-        "quick" if request.param == "direct" else "haproxy_quick"
-    )
-    return front
+any_quick = direct_and_haproxy(
+    "quick", "haproxy_quick", ":func:`quick`, then :func:`haproxy_quick`."
+)
 
 
 def rss_kib(pid: int) -> int:

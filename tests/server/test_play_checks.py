@@ -7,9 +7,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server.conftest import ServerProcess
 from server.players import Player
 from server.test_e2e import create, join, player
+from serving import ServerProcess
 
 
 async def refused(p: Player, message: dict[str, object]) -> str:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
-from server.conftest import ServerProcess
 from server.players import Player
 from server.test_e2e import create, join, player
+from serving import ServerProcess
 
 
 async def reconnect(srv: ServerProcess, table_id: str, old: Player) -> Player:

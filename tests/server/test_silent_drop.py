@@ -9,9 +9,9 @@ import contextlib
 import httpx
 from websockets.asyncio.client import connect
 
-from server.conftest import ServerProcess
 from server.players import Player
 from server.test_e2e import create, join, player
+from serving import ServerProcess
 
 
 class FreezingProxy:

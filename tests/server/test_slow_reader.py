@@ -10,9 +10,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server.conftest import ServerProcess
 from server.players import Player
 from server.test_e2e import create, join, player
+from serving import ServerProcess
 
 
 async def test_a_client_that_stops_reading_is_closed_with_4408(

@@ -74,6 +74,7 @@ export class TableScreen {
     this.dialogDeck = null; // the deck whose count the dialog shows
     this.readDeck = null; // the last deck whose count the player closed
     this.continued = null; // the last deck the table was told so
+    this.confirmed = null; // the last deck the table listed this seat ready for
     this.destroyed = false;
     this.rendered = false; // a new screen shows the count the table pauses for, as a new page does
     this.leaveDialog = h(
@@ -415,10 +416,19 @@ export class TableScreen {
       return;
     }
     const mine = state.seat !== null && pause.ready.includes(state.seat);
-    if (!mine && this.continued === pause.deck && pause.waiting.includes(state.seat)) {
-      // The table waits for this seat again (it came back during the pause): the
-      // count is shown again, and Continue is sent again once it is closed.
+    if (mine) this.confirmed = pause.deck;
+    // Continue was sent for this deck and the table waits for this seat again: it
+    // came back during the pause after the table had counted it ready, or its
+    // Continue was lost with the connection (a snapshot without it).  Not in the
+    // moment between sending Continue and the table's answer, where a render (any
+    // event) used to open the count again, for the next deck to close it.
+    const again =
+      this.continued === pause.deck &&
+      (this.confirmed === pause.deck || effects.some((e) => e.kind === "snapshot"));
+    if (!mine && again && pause.waiting.includes(state.seat)) {
+      // The count is shown again, and Continue is sent again once it is closed.
       this.continued = null;
+      this.confirmed = null;
       this.readDeck = null;
       if (!this.dialog.open) this.showCount(pause.deck);
     }
