@@ -37,8 +37,9 @@
       problems.push(`${b.name} leaves the window: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
     }
   }
-  // Text a player must read whole is never cut short (a long name in a score may be).
-  for (const el of document.querySelectorAll(".plays .play.none, .bar-actions button, .score-value, #deck-number")) {
+  // Text a player must read whole is never cut short (a long name in another's score
+  // may be; one's own "You" / "Us" may not).
+  for (const el of document.querySelectorAll(".plays .play.none, .bar-actions button, .score-value, .score.team-us .score-label, #deck-number")) {
     const r = el.getBoundingClientRect();
     if (r.width > 0 && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)) {
       problems.push(`"${el.textContent}" is cut: ${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`);
