@@ -1,4 +1,5 @@
-"""Two people sit as partners through the invite link; one reloads mid-deck."""
+"""Two people sit as partners through the invite link (its page following the seats);
+one reloads mid-deck."""
 
 from __future__ import annotations
 
@@ -15,10 +16,16 @@ def test_partners_by_invite_link_play_a_deck_and_reload(open_page: Any) -> None:
     link = owner.create_table("Alice", players=4, target=101)
     assert "/t/" in link
     partner = Player(open_page(label="partner", viewport={"width": 390, "height": 844}))
+    # The invite link's page follows the seats while its visitor picks one (it once kept
+    # what it read on opening): a bot the owner adds shows, the name typed stays.
+    partner.page.goto(link)
+    partner.page.fill("#visitor-name", "Bora")
+    owner.add_bot(1, "standard")
+    partner.page.wait_for_selector(".lobby-seat.kind-bot[data-seat='1']", timeout=10_000)
+    assert partner.page.input_value("#visitor-name") == "Bora"
     partner.sit_by_link(link, "Bora", 2)
     # The owner sees the partner sit, opposite.
     owner.page.wait_for_selector(".lobby-seat.pos-top[data-seat='2'] >> text=Bora")
-    owner.add_bot(1, "standard")
     owner.add_bot(3, "standard")
     owner.start()
     partner.page.wait_for_selector(".table-screen .hand")

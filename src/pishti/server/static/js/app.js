@@ -175,6 +175,7 @@ export class App {
       tableId,
       notice,
       name: storage.getName(),
+      poll: () => getTable(tableId).catch(() => null),
       join: async (name, seat) => {
         try {
           const joined = await joinTable(tableId, name, seat);

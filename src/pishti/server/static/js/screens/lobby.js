@@ -8,10 +8,16 @@ import { teamOf } from "../state.js";
 
 const LEVELS = ["random", "novice", "standard", "expert"];
 
+/** How often a visitor's page asks for the seats again, in milliseconds: it has no
+ * connection of its own, and seats fill, bots sit and players come and go. */
+export const VISITOR_POLL_MS = 4000;
+
 export class LobbyScreen {
   /**
    * `ctx`: `{actions, tableId}` for a seated player (state from the store), or
-   * `{visitor: true, lobby, tableId, join(name, seat)}` for someone without a seat.
+   * `{visitor: true, lobby, tableId, join(name, seat), poll()}` for someone without a
+   * seat, whose seats are asked for again with `poll()` (a promise of the lobby, or of
+   * null when it could not be read) every VISITOR_POLL_MS.
    */
   constructor(root, ctx) {
     this.root = root;
@@ -20,7 +26,18 @@ export class LobbyScreen {
     this.copied = false;
     this.section = h("section", { class: "screen lobby-screen", "aria-labelledby": "lobby-title" });
     root.replaceChildren(this.section);
-    if (ctx.visitor) this.render(ctx.lobby, null, false);
+    this.pollTimer = null;
+    if (ctx.visitor) {
+      this.render(ctx.lobby, null, false);
+      if (ctx.poll) this.pollTimer = setInterval(() => this.poll(), VISITOR_POLL_MS);
+    }
+  }
+
+  /** A visitor's seats as they are now; drawn again only when they changed. */
+  async poll() {
+    const lobby = await this.ctx.poll();
+    if (!lobby || this.pollTimer === null) return;
+    if (JSON.stringify(lobby) !== JSON.stringify(this.ctx.lobby)) this.refresh(lobby);
   }
 
   update(state) {
@@ -314,5 +331,8 @@ export class LobbyScreen {
     if (this.error) this.error.textContent = text;
   }
 
-  destroy() {}
+  destroy() {
+    clearInterval(this.pollTimer);
+    this.pollTimer = null;
+  }
 }
