@@ -16,7 +16,7 @@ import pytest
 from driver import COUNT_ROWS, READ_COUNT, Player, replay_json
 from test_browser_accessibility import AUDIT, AXE
 
-from conftest import start_server, stop_server
+from conftest import run_server
 from pishti.engine import card_text
 from pishti.records import MatchRecord, dumps_record, read_record, replay
 
@@ -48,11 +48,7 @@ def _state(record: MatchRecord, deck: int, plays: int) -> dict[str, Any]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """This module's server: analyses with a small budget (4 sampled decks a play,
     the expert 1), so that one takes seconds."""
-    proc, base = start_server(
-        tmp_path_factory.mktemp("replay-server"), "--analysis-samples", "4", "1"
-    )
-    yield base
-    stop_server(proc)
+    yield from run_server(tmp_path_factory.mktemp("replay-server"), "--analysis-samples", "4", "1")
 
 
 @pytest.fixture(scope="module")
@@ -186,8 +182,14 @@ def test_the_replay_stepped_by_keyboard_shows_the_record(finished: Any, server: 
 
 def test_the_analysis_asked_for_and_shown(finished: Any, server: str) -> None:
     page, table_id, _path = finished
+    # Before anyone asks: a 200 that says so (a 404 made every replay page log an error).
+    with urllib.request.urlopen(f"{server}/api/tables/{table_id}/analysis?match=1") as r:
+        assert (r.status, json.load(r)) == (200, {"status": "not_requested"})
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
     page.goto(f"/r/{table_id}/1#d1p0")
     page.wait_for_selector("#analysis-ask")
+    assert console == []
     page.click("#analysis-ask")
     page.wait_for_selector("#analysis-summary", timeout=180_000)
     with urllib.request.urlopen(f"{server}/api/tables/{table_id}/analysis?match=1") as r:
@@ -227,6 +229,7 @@ def test_the_analysis_asked_for_and_shown(finished: Any, server: str) -> None:
     )
     with urllib.request.urlopen(request) as r:
         assert r.status == 200 and json.load(r)["analysis"] == analysis
+    assert console == []
 
 
 def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str) -> None:

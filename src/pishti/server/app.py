@@ -360,7 +360,8 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
         """The expert's analysis of finished match ``match`` (docs/bots.md) once
         computed: ``200 {"status": "done", "analysis": {...}}``; while it waits or
         runs, ``202`` with its status (``queued`` and ``position``, or ``running``);
-        ``404 not_requested`` when nobody asked for it."""
+        ``200 {"status": "not_requested"}`` when nobody asked for it (a 404 here made
+        the browser log an error on every replay page that had none yet)."""
         number, _record = await _finished_record(table_id, match)
         stored = await the_hub.store.analysis(table_id, number)
         if stored is not None:
@@ -369,7 +370,7 @@ def create_app(config: ServerConfig | None = None, *, hub: Hub | None = None) ->
             )
         status = analyses.status((table_id, number))
         if status is None:
-            raise ApiError(404, "not_requested", "nobody asked for this analysis: POST to start it")
+            return JSONResponse({"status": "not_requested"})
         return JSONResponse(status, status_code=500 if status["status"] == "failed" else 202)
 
     @app.post("/api/tables/{table_id}/analysis", status_code=202)

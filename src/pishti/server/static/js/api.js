@@ -101,7 +101,8 @@ export function getRecord(tableId, number) {
   return call("GET", `${recordUrl(tableId)}?match=${encodeURIComponent(number)}`);
 }
 
-/** The expert's analysis of finished match `number`: `{status: "done", analysis}`, or its place. */
+/** The expert's analysis of finished match `number`: `{status: "done", analysis}`, its
+ * place (`queued`, `running`), or `{status: "not_requested"}` before anyone asked. */
 export function getAnalysis(tableId, number) {
   return call("GET", `/api/tables/${encodeURIComponent(tableId)}/analysis?match=${encodeURIComponent(number)}`);
 }

@@ -56,6 +56,7 @@ export class AnalysisPanel {
     try {
       this.take(await this.source.get());
     } catch (err) {
+      // A record file's analysis no longer kept (a restart): asked for again on request.
       if (err instanceof ApiError && err.code === "not_requested") this.set({ kind: "idle" });
       else this.set({ kind: "error", text: errorText(err) });
     }
@@ -71,6 +72,10 @@ export class AnalysisPanel {
   }
 
   take(body) {
+    if (body.status === "not_requested") {
+      this.set({ kind: "idle" });
+      return;
+    }
     if (body.status === "done") {
       this.set({ kind: "done", analysis: body.analysis });
       return;
