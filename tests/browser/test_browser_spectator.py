@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from driver import Player
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_browser_layout import LAYOUT_CHECK
 
 # Keeps every text the page's live region reads out (the announcer), in order.
@@ -26,6 +27,16 @@ WebSocket.prototype.send = function (data) {
   return send.call(this, data);
 };
 """
+
+# Where a page is: its screen, deck, pause, counts received and dialog, and the last event.
+WHERE = """() => {
+  const s = window.pishtiApp.store.state;
+  const dialog = document.querySelector('#count-dialog');
+  return { screen: document.querySelector('.screen')?.className, seq: s.seq,
+           deck: s.view?.deck, pause: s.table?.pause,
+           counts: (s.table?.deck_counts || []).map((d) => d.deck),
+           dialog: dialog ? { open: dialog.open, shown: dialog.checkVisibility() } : null };
+}"""
 
 
 def test_a_spectator_watches_a_match_with_bots_to_the_end(
@@ -68,7 +79,12 @@ def test_a_spectator_watches_a_match_with_bots_to_the_end(
     owner.play_turn()
     while owner.what_now() == "turn":
         owner.play_turn()
-    page.wait_for_selector("#count-dialog[open]")
+    try:
+        page.wait_for_selector("#count-dialog[open]")
+    except PlaywrightTimeout:
+        # Seen once in CI and never since: say what each page had then.
+        seen = {"spectator": page.evaluate(WHERE), "owner": owner_page.evaluate(WHERE)}
+        raise AssertionError(f"the spectator's count did not open: {seen}") from None
     assert page.inner_text("#count-close") == "Close"
     page.wait_for_function(
         "() => /players have pressed/.test(document.querySelector('#pause-note').textContent)"
