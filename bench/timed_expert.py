@@ -29,6 +29,9 @@ MAX_SAMPLES = 4096
 class FastExpert(ExpertBot):
     """The expert on its fast core with ``CPU_MS`` of CPU time per move."""
 
+    FAST = True
+    """Which core: the fast one (True) or the reference path (False)."""
+
     def __init__(self, seed: int | None = None) -> None:
         """Build it with the arena's ``seed``."""
         super().__init__(
@@ -37,19 +40,11 @@ class FastExpert(ExpertBot):
             endgame_samples=MAX_SAMPLES,
             time_limit=CPU_MS / 1000,
             clock="cpu",
+            fast=self.FAST,
         )
 
 
-class ReferenceExpert(ExpertBot):
+class ReferenceExpert(FastExpert):
     """The expert on the reference path (``fast=False``) with the same CPU time."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        """Build it with the arena's ``seed``."""
-        super().__init__(
-            seed,
-            samples=MAX_SAMPLES,
-            endgame_samples=MAX_SAMPLES,
-            time_limit=CPU_MS / 1000,
-            clock="cpu",
-            fast=False,
-        )
+    FAST = False

@@ -298,21 +298,24 @@ def signal_type(text: str) -> str | None:
 Sdp = Annotated[str, StringConstraints(min_length=1, max_length=SDP_MAX)]
 
 
-class Offer(_Strict):
+class _Description(_Strict):
+    """A WebRTC session description ``sdp`` for the person at seat ``to``."""
+
+    to: SeatNumber
+    sdp: Sdp
+
+
+class Offer(_Description):
     """``offer``: a WebRTC session description offered to the person at seat ``to`` (the
     lower seat of two offers, docs/protocol.md).  Relayed, never stored."""
 
     type: Literal["offer"]
-    to: SeatNumber
-    sdp: Sdp
 
 
-class Answer(_Strict):
+class Answer(_Description):
     """``answer``: the session description answering the ``offer`` of seat ``to``."""
 
     type: Literal["answer"]
-    to: SeatNumber
-    sdp: Sdp
 
 
 class Candidate(_Strict):

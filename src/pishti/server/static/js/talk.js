@@ -51,6 +51,14 @@ class Peer {
   }
 }
 
+/** The signalling messages from table mates, and the method that takes each. */
+const SIGNALS = new Map([
+  ["media", "onMedia"],
+  ["offer", "onOffer"],
+  ["answer", "onAnswer"],
+  ["ice", "onIce"],
+]);
+
 export class TableTalk {
   /**
    * `send(msg)` sends on the seat's socket (false when it is not open);
@@ -185,22 +193,15 @@ export class TableTalk {
 
   /** Take the table talk's messages (true when `msg` was one of them). */
   handle(msg) {
+    const signal = SIGNALS.get(msg.type);
+    if (signal) {
+      this[signal](msg);
+      return true;
+    }
     switch (msg.type) {
       case "welcome":
         this.welcome(msg);
         return false; // the store takes the welcome too
-      case "media":
-        this.onMedia(msg);
-        return true;
-      case "offer":
-        this.onOffer(msg);
-        return true;
-      case "answer":
-        this.onAnswer(msg);
-        return true;
-      case "ice":
-        this.onIce(msg);
-        return true;
       case "hangup":
         this.drop(msg.seat);
         this.changed();
