@@ -132,13 +132,22 @@ class Person:
         self.sent: dict[str, float] = {}
         self.turn: asyncio.Task[None] | None = None
         self.rematch: asyncio.Task[None] | None = None
+        self.ws: ClientConnection | None = None
+        """The connection of the moment (None between two)."""
+        self.rematch_due = False
+        """The owner owes the table a rematch: its match is over and the ``rematch``
+        has not gone out on an open connection yet."""
 
     async def run(self) -> None:
         soak = self.soak
         while time.time() < soak.end:
             try:
                 async with connect(f"{soak.ws_base}/ws/tables/{self.table_id}") as ws:
-                    await self.session(ws)
+                    self.ws = ws
+                    try:
+                        await self.session(ws)
+                    finally:
+                        self.ws = None
             except Exception as exc:  # a dropped or refused connection: count it, come back
                 soak.minute().errors += 1
                 if soak.args.verbose:
@@ -173,9 +182,16 @@ class Person:
                 if self.to_play == self.seat:  # a later clock event plays instead
                     self.my_turn(ws)
                 waiting = message["table"] and message["table"]["status"] == "waiting"
+                if self.owner and message["table"] and message["table"]["status"] == "finished":
+                    self.rematch_due = True  # over while away, told by a snapshot
                 if self.owner and not started and waiting:
                     started = True
                     await ws.send(json.dumps({"type": "start"}))
+                elif self.rematch_due and (self.rematch is None or self.rematch.done()):
+                    # The match ended while this owner was away, or its rematch was
+                    # lost with the connection: without it the table would stop for
+                    # good (a run once lost 9% of its tables so in an hour).
+                    self.rematch = asyncio.create_task(self.ask_rematch(0.0))
             elif kind == "events":
                 for item in message["events"]:
                     self.seq = item["seq"]
@@ -207,12 +223,22 @@ class Person:
             self.to_play = None
             soak.minute().matches += self.owner
             if self.owner:
-                self.rematch = asyncio.create_task(self.ask_rematch(ws))
+                self.rematch_due = True
+                self.rematch = asyncio.create_task(self.ask_rematch(self.soak.args.rematch_after))
+        elif kind == "match_started":
+            self.rematch_due = False
 
-    async def ask_rematch(self, ws: ClientConnection) -> None:
-        await asyncio.sleep(self.soak.args.rematch_after)
+    async def ask_rematch(self, after: float) -> None:
+        """Ask for the rematch ``after`` seconds, on the connection of that moment;
+        ``rematch_due`` stays set when there is none, or the send fails, for the next
+        connection's welcome to ask again."""
+        await asyncio.sleep(after)
+        ws = self.ws
+        if not self.rematch_due or ws is None:
+            return
         with contextlib.suppress(Exception):
             await ws.send(json.dumps({"type": "rematch"}))
+            self.rematch_due = False
 
     def my_turn(self, ws: ClientConnection) -> None:
         if self.turn is not None and not self.turn.done():
