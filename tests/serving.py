@@ -5,24 +5,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
+from pishti.cluster.local import ClusterError, free_port, wait_healthy
 
 PISHTI = str(Path(sys.executable).with_name("pishti"))
 """The ``pishti`` command of this interpreter's environment."""
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class ServerProcess:
@@ -60,18 +50,11 @@ class ServerProcess:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
         # Generous: on a loaded machine a start (imports, coverage's tracing) took over 30 s.
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.http + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        self.stop()  # not left running behind the failed test
-        raise RuntimeError("the server did not start in 90 s")
+        try:
+            wait_healthy(self.http, 90.0, self.proc)
+        except ClusterError as exc:
+            self.stop()  # not left running behind the failed test
+            raise RuntimeError(f"{exc}: {self.log.read_text()[-2000:]}") from None
 
     def kill(self) -> None:
         """SIGKILL: the process gets no chance to clean up."""
