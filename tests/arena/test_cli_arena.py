@@ -23,6 +23,8 @@ def _untimed(data: dict[str, Any]) -> dict[str, Any]:
     for side in data["sides"]:
         side.pop("median_move_ms")
         side.pop("median_move_cpu_ms")
+        side.pop("p95_move_ms")
+        side.pop("p95_move_cpu_ms")
     return data
 
 

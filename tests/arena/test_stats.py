@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from pishti.arena.stats import Z95, mean_estimate, rate_estimate, ratio_estimate
+from pishti.arena.stats import Z95, mean_estimate, percentile, rate_estimate, ratio_estimate
 
 
 def test_mean_estimate_is_a_normal_interval() -> None:
@@ -65,3 +65,29 @@ def test_the_paired_difference_of_two_margins_per_deck() -> None:
     # Win rates per pair: A 0.5, 1.0, 0.5; C 0.5, 0.5, 0.5: differences 0, 0.5, 0.
     assert abs(out["win_rate"].value - 1 / 6) < 1e-12
     assert out["margin_per_deck"].low < out["margin_per_deck"].value < out["margin_per_deck"].high
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    times = [0.004, 0.001, 0.003, 0.002]
+    assert percentile(times, 0.95) == 0.004
+    assert percentile(times, 0.5) == 0.002
+    assert percentile(times, 0.75) == 0.003
+    # 20 moves: the 95th percentile is the 19th fastest, the slowest one left out.
+    assert percentile([float(t) for t in range(1, 21)], 0.95) == 19.0
+    assert percentile([], 0.95) == 0.0
+
+
+def test_a_sides_report_gives_the_95th_percentile_of_its_move_times() -> None:
+    from pishti.arena.duplicate import GameResult, PairResult
+    from pishti.arena.stats import summarize
+
+    a_times = tuple(t / 1000 for t in range(1, 21))  # 1 ms ... 20 ms
+    b_times = tuple(t / 1000 for t in range(21, 41))
+    game = GameResult(
+        False, 1.0, 1, (20, 10), (0, 0), (0, 0), (a_times, b_times), (a_times, b_times)
+    )
+    side_a, side_b = summarize([PairResult(0, (game, game))], "a", "b")["sides"]
+    assert round(side_a.p95_move_ms, 9) == 19.0
+    assert round(side_a.p95_move_cpu_ms, 9) == 19.0
+    assert round(side_b.p95_move_ms, 9) == 39.0
+    assert side_a.as_json()["p95_move_ms"] == 19.0

@@ -112,6 +112,19 @@ def ratio_estimate(
     return Estimate(ratio, low, ratio + half)
 
 
+def percentile(values: Sequence[float], share: float) -> float:
+    """The nearest-rank percentile: the least value that at least ``share``
+    (0 to 1) of ``values`` do not exceed; 0.0 when ``values`` is empty.
+
+    E.g. ``percentile([4, 1, 3, 2], 0.95) == 4`` and ``percentile([4, 1, 3, 2], 0.5) == 2``.
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(share * len(ordered)))
+    return ordered[rank - 1]
+
+
 @dataclass(frozen=True, slots=True)
 class SideReport:
     """One side's figures over a run (see the module doc for the intervals).
@@ -123,6 +136,8 @@ class SideReport:
         jack_pishtis_per_deck: jack pishtis alone per deck played.
         median_move_ms: the median wall-clock time per move, in milliseconds.
         median_move_cpu_ms: the median CPU time per move (one core), in milliseconds.
+        p95_move_ms, p95_move_cpu_ms: the 95th percentile of the same
+            (nearest rank: 95% of the moves took at most this long), in milliseconds.
         moves: moves timed.
     """
 
@@ -133,6 +148,8 @@ class SideReport:
     jack_pishtis_per_deck: Estimate
     median_move_ms: float
     median_move_cpu_ms: float
+    p95_move_ms: float
+    p95_move_cpu_ms: float
     moves: int
 
     def as_json(self) -> dict[str, Any]:
@@ -145,6 +162,8 @@ class SideReport:
             "jack_pishtis_per_deck": self.jack_pishtis_per_deck.as_json(),
             "median_move_ms": round(self.median_move_ms, 4),
             "median_move_cpu_ms": round(self.median_move_cpu_ms, 4),
+            "p95_move_ms": round(self.p95_move_ms, 4),
+            "p95_move_cpu_ms": round(self.p95_move_cpu_ms, 4),
             "moves": self.moves,
         }
 
@@ -185,6 +204,8 @@ def summarize(pairs: Sequence[PairResult], side_a: str, side_b: str) -> dict[str
                 jack_pishtis_per_deck=ratio_estimate(jacks, decks, floor=0.0),
                 median_move_ms=1000 * statistics.median(times) if times else 0.0,
                 median_move_cpu_ms=1000 * statistics.median(cpu_times) if cpu_times else 0.0,
+                p95_move_ms=1000 * percentile(times, 0.95),
+                p95_move_cpu_ms=1000 * percentile(cpu_times, 0.95),
                 moves=len(times),
             )
         )

@@ -73,6 +73,12 @@ def report_table(summary: dict[str, Any]) -> Table:
     table.add_row(
         "median CPU ms per move", f"{a.median_move_cpu_ms:.3f}", f"{b.median_move_cpu_ms:.3f}"
     )
+    table.add_row("95th percentile ms per move", f"{a.p95_move_ms:.3f}", f"{b.p95_move_ms:.3f}")
+    table.add_row(
+        "95th percentile CPU ms per move",
+        f"{a.p95_move_cpu_ms:.3f}",
+        f"{b.p95_move_cpu_ms:.3f}",
+    )
     return table
 
 
