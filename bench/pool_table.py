@@ -1,0 +1,68 @@
+"""Print the Markdown table of the expert against the pool from ``pishti arena --compare`` runs.
+
+Each file is the ``--json`` output of one row's command, e.g.
+
+pishti arena expert sampler --players 2 --matches 100 --target 101 --seed 1401 \
+    --compare standard --jobs 1 --json > sampler-2p.json
+...
+python bench/pool_table.py sampler-2p.json miser-2p.json grabber-2p.json
+
+A row: the opponent (held out or not, from ``pishti.bots.baselines``), the
+duplicate matches and decks, both bots' match win rates against it, both
+margins per deck, BOT_A less the reference (margin per deck and match win
+rate, paired on the same deals), and BOT_A's median and 95th percentile time
+per move, wall-clock and CPU, in milliseconds.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ladder_table import interval
+from pishti.bots.baselines import HELD_OUT
+
+HEADER = (
+    "| opponent | players | target | duplicate matches | A's match win rate"
+    " | reference's match win rate | A - opponent, points per deck"
+    " | reference - opponent | A less reference, points per deck"
+    " | A less reference, match win rate | A's ms per move, median / p95 (wall)"
+    " | CPU ms, median / p95 |"
+)
+
+
+def row(run: dict[str, Any]) -> str:
+    """One table row of a ``--compare`` run (module doc)."""
+    a, b = run["sides"]
+    ref = run["reference"]
+    paired = run["a_less_reference"]
+    name = b["bot"] + (" (held out)" if b["bot"] in HELD_OUT else "")
+    cells = [
+        name,
+        str(run["players"]),
+        str(run["target"]),
+        f"{run['duplicate_matches']} ({run['decks']} decks)",
+        interval(a["win_rate"], 3),
+        interval(ref["sides"][0]["win_rate"], 3),
+        interval(run["margin_per_deck"], 2),
+        interval(ref["margin_per_deck"], 2),
+        interval(paired["margin_per_deck"], 2),
+        interval(paired["win_rate"], 3),
+        f"{a['median_move_ms']:.0f} / {a['p95_move_ms']:.0f}",
+        f"{a['median_move_cpu_ms']:.0f} / {a['p95_move_cpu_ms']:.0f}",
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def main() -> None:
+    """Print the header and one row per file named on the command line."""
+    print(HEADER)
+    print("|" + "---|" * 12)
+    for path in sys.argv[1:]:
+        with open(path) as f:
+            print(row(json.load(f)))
+
+
+if __name__ == "__main__":
+    main()
