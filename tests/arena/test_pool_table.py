@@ -1,0 +1,45 @@
+"""bench/pool_table.py: the expert-against-the-pool table, read off arena --compare JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pishti.cli import app
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def test_a_row_holds_the_runs_figures(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "arena", "novice", "miser", "--players", "2", "--matches", "3", "--target", "51",
+            "--seed", "4", "--compare", "random", "--results", str(tmp_path / "r.jsonl"), "--json",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    run = json.loads(result.stdout)
+    path = tmp_path / "miser-2p.json"
+    path.write_text(result.stdout)
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "pool_table.py"), str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert len(out) == 3
+    assert out[0].startswith("| opponent | players | target | duplicate matches |")
+    cells = [c.strip() for c in out[2].strip("|").split("|")]
+    a, _ = run["sides"]
+    paired = run["a_less_reference"]["margin_per_deck"]
+    win = run["reference"]["sides"][0]["win_rate"]
+    assert cells[:4] == ["miser (held out)", "2", "51", f"3 ({run['decks']} decks)"]
+    assert cells[5] == f"{win['value']:.3f} [{win['low']:.3f}, {win['high']:.3f}]"
+    assert cells[8] == f"{paired['value']:.2f} [{paired['low']:.2f}, {paired['high']:.2f}]"
+    assert cells[10] == f"{a['median_move_ms']:.0f} / {a['p95_move_ms']:.0f}"
+    assert len(cells) == 12
