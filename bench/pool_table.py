@@ -55,14 +55,40 @@ def row(run: dict[str, Any]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def main() -> None:
-    """Print the header and one row per file named on the command line."""
+def load(path: str) -> dict[str, Any]:
+    """The ``--json`` output of one ``pishti arena --compare`` run.
+
+    Raises:
+        SystemExit: with one line naming the file, when it cannot be read, is
+            not JSON, or holds no reference figures (a run without ``--compare``).
+    """
+    try:
+        with open(path) as f:
+            run = json.load(f)
+    except OSError as exc:
+        raise SystemExit(f"{path}: cannot be read ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        what = f"{exc.msg}, line {exc.lineno}"
+        raise SystemExit(f"{path}: not the JSON of one arena run ({what})") from None
+    if not isinstance(run, dict) or "a_less_reference" not in run:
+        raise SystemExit(f"{path}: not a `pishti arena ... --compare C --json` run")
+    return run
+
+
+def main(paths: list[str]) -> None:
+    """Print the header and one row per file of ``paths``, in their order.
+
+    Raises:
+        SystemExit: no file named, or a file :func:`load` refuses (nothing printed).
+    """
+    if not paths:
+        raise SystemExit("usage: python bench/pool_table.py RUN.json [RUN.json ...]")
+    runs = [load(path) for path in paths]
     print(HEADER)
     print("|" + "---|" * 12)
-    for path in sys.argv[1:]:
-        with open(path) as f:
-            print(row(json.load(f)))
+    for run in runs:
+        print(row(run))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -43,3 +43,26 @@ def test_a_row_holds_the_runs_figures(tmp_path: Path) -> None:
     assert cells[8] == f"{paired['value']:.2f} [{paired['low']:.2f}, {paired['high']:.2f}]"
     assert cells[10] == f"{a['median_move_ms']:.0f} / {a['p95_move_ms']:.0f}"
     assert len(cells) == 12
+
+
+def test_a_file_that_is_not_a_compare_run_is_one_line_and_no_table(tmp_path: Path) -> None:
+    # A run without --compare gave a KeyError traceback after the header was printed.
+    plain = CliRunner().invoke(
+        app, ["arena", "novice", "random", "--players", "2", "--matches", "1", "--target", "51",
+              "--results", str(tmp_path / "r.jsonl"), "--json"],
+    )  # fmt: skip
+    (tmp_path / "plain.json").write_text(plain.stdout)
+    (tmp_path / "broken.json").write_text("{")
+    for name, message in [
+        ("plain.json", "not a `pishti arena ... --compare C --json` run"),
+        ("broken.json", "not the JSON of one arena run (Expecting property name"),
+        ("missing.json", "cannot be read (No such file or directory)"),
+    ]:
+        done = subprocess.run(
+            [sys.executable, str(BENCH / "pool_table.py"), str(tmp_path / name)],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 1
+        assert done.stdout == ""
+        assert done.stderr.startswith(f"{tmp_path / name}: {message}")

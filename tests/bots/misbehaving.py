@@ -90,6 +90,15 @@ class Raises(_Base):
         return min(view.legal_cards)
 
 
+class Exits(_Base):
+    """Calls ``sys.exit(3)`` on its second move."""
+
+    def answer(self, view: SeatView) -> object:
+        if self.moves == 2:
+            raise SystemExit(3)
+        return min(view.legal_cards)
+
+
 class SlowFirst(_Base):
     """Takes 0.5 s over its first move, then plays at once."""
 

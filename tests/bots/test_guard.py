@@ -84,6 +84,14 @@ def test_an_exception_is_caught_with_and_without_a_time_limit() -> None:
         assert (fault.kind, fault.what) == (RAISED, "raised ZeroDivisionError: division by zero")
 
 
+def test_a_bot_that_exits_is_a_fault_with_and_without_a_time_limit() -> None:
+    # With --move-time 0 a plug-in's sys.exit(3) ended `pishti arena` and `pishti play`
+    # with status 3 and no word (only Exception was caught on the caller's thread).
+    for move_time in (None, 1.0):
+        fault = _fault(f"{M}:Exits", move_time, moves=2)
+        assert (fault.kind, fault.what) == (RAISED, "raised SystemExit: 3")
+
+
 def test_a_slow_move_is_stopped_and_the_bot_plays_again_later() -> None:
     spec = f"{M}:SlowFirst"
     bot = GuardedBot(make_bot(spec, 1), spec, 0.2)

@@ -8,7 +8,9 @@ boundary, before the card reaches the engine:
   ``numpy.int64`` compares equal to a card and fails later, so both are
   refused (a bot converts with ``int(card)``);
 - an exception raised by ``choose`` (any ``BaseException``, ``SystemExit``
-  included) is caught;
+  included) is caught; without a time limit the bot runs on the caller's
+  own thread, where a ``KeyboardInterrupt`` is the person's Ctrl-C, so that
+  one passes on;
 - with a time limit (``move_time`` seconds), ``choose`` runs in a helper
   thread; a call still running when the limit passes is stopped (an
   exception is raised inside it; a bot blocked in a C call, such as
@@ -207,7 +209,9 @@ class GuardedBot:
         if self.move_time is None:
             try:
                 return method(arg)
-            except Exception as exc:
+            except KeyboardInterrupt:
+                raise  # on the caller's thread: the person's Ctrl-C (module doc)
+            except BaseException as exc:  # SystemExit from a bot is its fault too
                 raise BotFault(RAISED, f"raised {exception_text(exc)}") from None
         call = _Call()
 
