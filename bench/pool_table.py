@@ -5,7 +5,7 @@ Each file is the ``--json`` output of one row's command, e.g.
 pishti arena expert sampler --players 2 --matches 100 --target 101 --seed 1401 \
     --compare standard --jobs 1 --json > sampler-2p.json
 ...
-python bench/pool_table.py sampler-2p.json miser-2p.json grabber-2p.json
+.venv/bin/python bench/pool_table.py sampler-2p.json miser-2p.json grabber-2p.json
 
 A row: the opponent (held out or not, from ``pishti.bots.baselines``), the
 duplicate matches and decks, both bots' match win rates against it, both
@@ -82,7 +82,7 @@ def main(paths: list[str]) -> None:
         SystemExit: no file named, or a file :func:`load` refuses (nothing printed).
     """
     if not paths:
-        raise SystemExit("usage: python bench/pool_table.py RUN.json [RUN.json ...]")
+        raise SystemExit("usage: .venv/bin/python bench/pool_table.py RUN.json [RUN.json ...]")
     runs = [load(path) for path in paths]
     print(HEADER)
     print("|" + "---|" * 12)
