@@ -169,3 +169,19 @@ class ReturnsRealNumpy(_Base):
         import numpy as np
 
         return np.int64(min(view.legal_cards))
+
+
+class SlowWatcher(_Base):
+    """Takes 0.3 s (in C) over its first move; its observe hook keeps every event."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.events: list[object] = []
+
+    def answer(self, view: SeatView) -> object:
+        if self.moves == 1:
+            time.sleep(0.3)
+        return min(view.legal_cards)
+
+    def observe(self, event: object) -> None:
+        self.events.append(event)

@@ -17,7 +17,8 @@ from pishti.bots.guard import (
     check_card,
     fault_line,
 )
-from pishti.engine import Match, SeatView, card_text, parse_card, seat_view
+from pishti.engine import Event, Match, SeatView, card_text, event_for_seat, parse_card, seat_view
+from tests.bots.misbehaving import SlowWatcher
 
 M = "tests.bots.misbehaving"
 
@@ -183,3 +184,50 @@ def test_a_real_numpy_integer_is_refused_at_the_boundary() -> None:
         "returned np.int64(1) (numpy.int64), not a plain int: cards are plain ints, "
         "use int(card) (its cards: AD 5C 6D 9S)"
     )
+
+
+def _events() -> list[Event]:
+    """The first events of a match as seat 0 sees them: a deck, a deal, two plays."""
+    match = Match(2, 101, seed=3)
+    for _ in range(2):
+        seat = match.to_play
+        assert seat is not None
+        match.play(min(seat_view(match, seat).legal_cards))
+    return [event_for_seat(e, 0) for e in match.events]
+
+
+def test_events_while_a_stopped_move_runs_are_kept_and_shown_in_order() -> None:
+    spec = f"{M}:SlowWatcher"
+    bot = GuardedBot(make_bot(spec, 1), spec, 0.1)
+    watcher = bot.bot
+    assert isinstance(watcher, SlowWatcher)
+    view = _view()
+    with pytest.raises(BotFault) as caught:
+        bot.choose(view)
+    assert caught.value.kind == OVERTIME
+    first, second, third = _events()[:3]
+    # The stopped move still sleeps: nothing is raised and nothing is lost.
+    bot.observe(first)
+    bot.observe(second)
+    assert watcher.events == []
+    time.sleep(0.35)
+    bot.observe(third)
+    assert watcher.events == [first, second, third]
+
+
+def test_events_kept_while_busy_reach_the_bot_before_its_next_move() -> None:
+    spec = f"{M}:SlowWatcher"
+    bot = GuardedBot(make_bot(spec, 1), spec, 0.1)
+    watcher = bot.bot
+    assert isinstance(watcher, SlowWatcher)
+    view = _view()
+    with pytest.raises(BotFault):
+        bot.choose(view)
+    events = _events()[:2]
+    for event in events:
+        bot.observe(event)
+    assert watcher.events == []
+    time.sleep(0.25)
+    # The next move waits for the stopped call to end, then passes the kept events.
+    assert bot.choose(view) == min(view.legal_cards)
+    assert watcher.events == events

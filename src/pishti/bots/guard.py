@@ -19,7 +19,11 @@ boundary, before the card reaches the engine:
   the bot is reported busy for that move.
 
 The optional ``observe(event)`` hook (:class:`pishti.bots.base.Bot`) is
-called under the same guard (:meth:`GuardedBot.observe`).
+called under the same guard (:meth:`GuardedBot.observe`).  An event that
+comes while a stopped call is still running is kept, not lost: the guard
+passes the kept events to the hook, in order, as soon as the bot is free
+(at its next event or move), so a bot that keeps state sees every play of
+the deck even after one of its moves ran over.
 
 Each of these raises :class:`BotFault` with one line saying what the bot
 returned or raised.  What to do then is the caller's: the table, ``pishti
@@ -172,6 +176,7 @@ class GuardedBot:
         self.name = name if isinstance(name, str) and name else spec
         self.move_time = move_time
         self._running: threading.Thread | None = None
+        self._kept: list[Event] = []
 
     @property
     def observes(self) -> bool:
@@ -179,33 +184,73 @@ class GuardedBot:
         return callable(getattr(self.bot, "observe", None))
 
     def choose(self, view: SeatView) -> Card:
-        """Return the bot's card for ``view``, checked (module doc).
+        """Return the bot's card for ``view``, checked (module doc); events
+        kept while the bot was busy are passed to its hook first.
 
         Raises:
             BotFault: the bot returned no legal card, raised, ran over its
-                time, or is still busy with a move that ran over.
+                time, or is still busy with a move that ran over; or its hook
+                raised or ran over on a kept event (the line then ends with
+                ``(in observe)``).
         """
+        self._wait()
+        self._catch_up(" (in observe)")
         return check_card(self._run(self.bot.choose, view), view)
 
     def observe(self, event: Event) -> None:
         """Pass ``event`` (the seat's copy, R7.7) to the bot's ``observe`` hook,
-        if it has one, under the same guard as :meth:`choose`.
+        if it has one, under the same guard as :meth:`choose`.  While a
+        stopped call still runs, the event is kept for later (module doc)
+        and nothing is raised.
 
         Raises:
-            BotFault: the hook raised, ran over the time, or the bot is busy.
+            BotFault: the hook raised or ran over the time, on this event or
+                on one kept earlier.
         """
-        hook = getattr(self.bot, "observe", None)
-        if callable(hook):
-            self._run(hook, event)
+        if not self.observes:
+            return
+        self._kept.append(event)
+        running = self._running
+        if running is not None and running.is_alive():
+            return
+        self._running = None
+        self._catch_up("")
 
-    def _run(self, method: Callable[[Any], object], arg: object) -> object:
-        """Call ``method(arg)`` under the guard and return what it returned."""
+    def _wait(self) -> None:
+        """Wait up to ``move_time`` for a stopped call to end (the wait counts
+        as this move's time).
+
+        Raises:
+            BotFault: (kind :data:`BUSY`) it is still running.
+        """
         running = self._running
         if running is not None:
-            running.join(self.move_time)  # the wait counts as this move's time
+            running.join(self.move_time)
             if running.is_alive():
                 raise BotFault(BUSY, "is still running a move that was stopped for taking too long")
             self._running = None
+
+    def _catch_up(self, suffix: str) -> None:
+        """Pass the events kept while the bot was busy to its hook, oldest first.
+
+        Raises:
+            BotFault: the hook raised or ran over on one of them (``what``
+                then ends with ``suffix``); the events after it stay kept
+                when it ran over, and are dropped when it raised.
+        """
+        hook = getattr(self.bot, "observe", None)
+        while self._kept and callable(hook):
+            event = self._kept.pop(0)
+            try:
+                self._run(hook, event)
+            except BotFault as fault:
+                if fault.kind != OVERTIME:
+                    self._kept.clear()
+                raise BotFault(fault.kind, fault.what + suffix) from None
+
+    def _run(self, method: Callable[[Any], object], arg: object) -> object:
+        """Call ``method(arg)`` under the guard and return what it returned
+        (the bot must not be running a stopped call)."""
         if self.move_time is None:
             try:
                 return method(arg)
