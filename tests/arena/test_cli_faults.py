@@ -120,7 +120,15 @@ def test_results_are_kept_as_matches_finish_and_a_run_resumes() -> None:
         f.write('{"index": 2, "ga')
     resumed = runner.invoke(app, ["arena", "--resume", "run.jsonl", "--matches", "3", "--json"])
     assert resumed.exit_code == 0, resumed.output
-    assert "(2 of 3 duplicate matches done)" in resumed.stderr
+    assert (
+        "results go to run.jsonl (2 of 3 duplicate matches done); "
+        "pishti arena --resume run.jsonl continues the run" in resumed.stderr
+    )
+    finished = runner.invoke(app, ["arena", "--resume", "run.jsonl", "--json"])
+    assert finished.exit_code == 0, finished.output
+    # A finished run only says where it is: there is nothing to continue.
+    assert "pishti: results go to run.jsonl (3 of 3 duplicate matches done)\n" in finished.stderr
+    assert "continues" not in finished.stderr
     assert _untimed(json.loads(resumed.stdout)) == _untimed(json.loads(whole.stdout))
     assert [line.get("index") for line in _lines(Path("run.jsonl"))] == [None, 0, 1, 2]
     again = runner.invoke(app, ["arena", *args, "--matches", "2", "--results", "run.jsonl"])
@@ -208,3 +216,22 @@ def test_sigterm_stops_a_run_like_ctrl_c() -> None:
     done = json.loads(out)["duplicate_matches"]
     assert done >= 2
     assert len(_lines(Path("run.jsonl"))) - 1 >= done
+
+
+def test_the_text_table_fits_an_80_column_terminal_unwrapped() -> None:
+    args = ["arena", "standard", "novice", "--players", "2", "--matches", "2", "--target", "51"]
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    labels = [line.split("│")[1].strip() for line in lines if line.startswith("│")]
+    assert labels == [
+        "match win rate",
+        "points per deck",
+        "pishtis per deck",
+        "jack pishtis per deck",
+        "median ms per move",
+        "median CPU ms per move",
+        "95th pct. ms per move",
+        "95th pct. CPU ms per move",
+    ]

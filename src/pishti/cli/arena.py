@@ -73,11 +73,10 @@ def report_table(summary: dict[str, Any]) -> Table:
     table.add_row(
         "median CPU ms per move", f"{a.median_move_cpu_ms:.3f}", f"{b.median_move_cpu_ms:.3f}"
     )
-    table.add_row("95th percentile ms per move", f"{a.p95_move_ms:.3f}", f"{b.p95_move_ms:.3f}")
+    # Labels short enough that the table fits an 80-column terminal unwrapped.
+    table.add_row("95th pct. ms per move", f"{a.p95_move_ms:.3f}", f"{b.p95_move_ms:.3f}")
     table.add_row(
-        "95th percentile CPU ms per move",
-        f"{a.p95_move_cpu_ms:.3f}",
-        f"{b.p95_move_cpu_ms:.3f}",
+        "95th pct. CPU ms per move", f"{a.p95_move_cpu_ms:.3f}", f"{b.p95_move_cpu_ms:.3f}"
     )
     return table
 
@@ -230,6 +229,10 @@ def arena_command(
             settings, done = read_results(resume)
         except ValueError as exc:
             raise fail(str(exc), 2) from None
+        if done:
+            # A run continued with a larger --matches holds more than its first line says.
+            run_size = max(settings.matches, 1 + max(pair.index for pair in done))
+            settings = dataclasses.replace(settings, matches=run_size)
         given = {"BOT_A": bot_a, "BOT_B": bot_b}
         for name, value in given.items():
             kept = settings.bots[0 if name == "BOT_A" else 1]
@@ -280,7 +283,9 @@ def arena_command(
         raise fail(str(exc), 2) from None
     console = Console(stderr=True)
     kept = f"results go to {path} ({len(done)} of {settings.matches} duplicate matches done)"
-    typer.echo(f"pishti: {kept}; pishti arena --resume {path} continues the run", err=True)
+    if len(done) < settings.matches:
+        kept += f"; pishti arena --resume {path} continues the run"
+    typer.echo(f"pishti: {kept}", err=True)
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
