@@ -62,3 +62,57 @@ def test_a_plugin_that_cannot_be_built_is_refused_in_one_line() -> None:
     assert code == 2
     assert out.count("\n") == 1
     assert "could not be built as NoSeed(seed): TypeError" in out
+
+
+def _read_for(fd: int, seconds: float) -> bytes:
+    import os
+    import select
+    import time
+
+    out = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+    return out
+
+
+def test_a_key_pressed_while_a_bot_thinks_is_not_echoed_into_the_table() -> None:
+    import os
+    import pty
+    import signal
+    import sys
+
+    pishti = os.path.join(os.path.dirname(sys.executable), "pishti")
+    args = ["play", "--players", "2", "--target", "51", "--seed", "1", "--move-time", "1"]
+    args += ["--bots", f"{M}:Hangs"]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: pishti play on a terminal
+        os.execv(pishti, [pishti, *args])
+    try:
+        first = _read_for(fd, 10)
+        assert first.endswith(b"Card to play (1-4, q to leave): "), first[-200:]
+        os.write(fd, b"1")
+        # The bot's second move hangs for its second of time: a key pressed meanwhile.
+        thinking = _read_for(fd, 0.3)
+        os.write(fd, b"z")
+        thinking += _read_for(fd, 3)
+        assert b"took longer than 1 s and was stopped" in thinking
+        assert thinking.endswith(b"Card to play (1-3, q to leave): "), thinking[-200:]
+        assert b"z" not in thinking
+        os.write(fd, b"q")
+        assert b"you left the match (seed 1)" in _read_for(fd, 5)
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        raise
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 1

@@ -11,9 +11,10 @@ each card as it is played, and the count table after every deck (R5.5).
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Annotated
 
 import typer
@@ -322,6 +323,33 @@ def read_line_or_key(prompt: str) -> str:
     return line
 
 
+@contextlib.contextmanager
+def keys_not_echoed() -> Iterator[None]:
+    """On a terminal, keys pressed while the bots play are not echoed into the
+    table (each answer is still echoed by :func:`read_line_or_key`); the
+    terminal's settings are restored on leaving, however the match ends."""
+    try:
+        import termios
+    except ImportError:  # not a POSIX terminal
+        termios = None  # type: ignore[assignment]
+    if termios is None or not sys.stdin.isatty():
+        yield
+        return
+    fd = sys.stdin.fileno()
+    try:
+        saved = termios.tcgetattr(fd)
+    except termios.error:
+        yield
+        return
+    quiet = termios.tcgetattr(fd)
+    quiet[3] &= ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSADRAIN, quiet)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
 @app.command("play")
 def play_command(
     players: Annotated[int, typer.Option(help="4 (you and a bot partner) or 2.")] = 4,
@@ -365,7 +393,8 @@ def play_command(
     label = f"match seed {seed}"
     table = TerminalTable(match, HUMAN_SEAT, seated, console, read_line_or_key, label)
     try:
-        table.run()
+        with keys_not_echoed():
+            table.run()
     except Quit:
         raise fail(f"you left the match (seed {seed})") from None
     except EOFError:
