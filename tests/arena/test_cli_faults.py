@@ -130,7 +130,18 @@ def test_results_are_kept_as_matches_finish_and_a_run_resumes() -> None:
     assert "pishti: results go to run.jsonl (3 of 3 duplicate matches done)\n" in finished.stderr
     assert "continues" not in finished.stderr
     assert _untimed(json.loads(resumed.stdout)) == _untimed(json.loads(whole.stdout))
-    assert [line.get("index") for line in _lines(Path("run.jsonl"))] == [None, 0, 1, 2]
+    kept = _lines(Path("run.jsonl"))
+    assert [line.get("index") for line in kept] == [None, 0, 1, None, 2]
+    assert kept[3] == {"matches": 3}  # the run's new size, written where it grew
+    # A run grown by --matches keeps its new size even if it stops before it gets there.
+    grown = runner.invoke(app, ["arena", "--resume", "run.jsonl", "--matches", "5", "--json"])
+    assert grown.exit_code == 0, grown.output
+    lines = _lines(Path("run.jsonl"))
+    assert {"matches": 5} in lines
+    cut = [line for line in lines if line.get("index", 0) < 4]
+    Path("run.jsonl").write_text("".join(json.dumps(line) + "\n" for line in cut))
+    again_grown = runner.invoke(app, ["arena", "--resume", "run.jsonl", "--json"])
+    assert "results go to run.jsonl (4 of 5 duplicate matches done); " in again_grown.stderr
     again = runner.invoke(app, ["arena", *args, "--matches", "2", "--results", "run.jsonl"])
     assert again.exit_code == 2
     assert "'run.jsonl' exists: --resume it" in again.stderr

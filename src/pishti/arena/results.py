@@ -15,7 +15,9 @@ the order they finished::
      "reference_games": [{...}, {...}]}
 
 (``reference`` and ``reference_games`` are null and absent in a run without
-``--compare``.)
+``--compare``.)  A run continued with a larger ``--matches`` gets a line
+``{"matches": 400}`` where it was continued: from there on it is a run of
+that many.
 
 Each line is written and flushed as its match finishes, so an interrupted
 run loses at most the matches in play; ``pishti arena --resume FILE`` reads
@@ -26,7 +28,7 @@ A last line cut short by a crash is dropped when the file is read.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -195,7 +197,14 @@ def read_results(path: Path) -> tuple[RunSettings, list[PairResult]]:
         if not line.strip():
             continue
         try:
-            pair = pair_from_json(json.loads(line))
+            data = json.loads(line)
+            if isinstance(data, dict) and "index" not in data and "matches" in data:
+                size = data["matches"]
+                if type(size) is not int or size < 1:
+                    raise ValueError(f"a run size must be a whole number above 0, not {size!r}")
+                settings = replace(settings, matches=max(settings.matches, size))
+                continue
+            pair = pair_from_json(data)
         except ValueError as exc:
             if number == len(lines):
                 break  # cut short by a crash: that match is played again
@@ -251,6 +260,10 @@ class ResultsWriter:
         """Write one line and flush it to the file."""
         self.stream.write(json.dumps(data, separators=(",", ":")) + "\n")
         self.stream.flush()
+
+    def grow(self, matches: int) -> None:
+        """Record that the run now asks for ``matches`` duplicate matches."""
+        self.write({"matches": matches})
 
     def add(self, pair: PairResult) -> None:
         """Write one finished duplicate match."""

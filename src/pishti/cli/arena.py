@@ -224,6 +224,7 @@ def arena_command(
     """
     allow_local_plugins()
     done: list[PairResult] = []
+    grown = False
     if resume is not None:
         try:
             settings, done = read_results(resume)
@@ -242,6 +243,7 @@ def arena_command(
             raise fail(f"{resume} was run with --compare {settings.reference}, not {compare}", 2)
         if matches is not None and matches < settings.matches:
             raise fail(f"--matches must be at least the run's {settings.matches}", 2)
+        grown = matches is not None and matches > settings.matches
         if matches is not None:
             settings = dataclasses.replace(settings, matches=matches)
         path = resume
@@ -281,6 +283,8 @@ def arena_command(
         )
     except ValueError as exc:
         raise fail(str(exc), 2) from None
+    if grown:
+        writer.grow(settings.matches)  # kept even if this run is stopped early
     console = Console(stderr=True)
     kept = f"results go to {path} ({len(done)} of {settings.matches} duplicate matches done)"
     if len(done) < settings.matches:
