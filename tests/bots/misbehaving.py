@@ -185,3 +185,19 @@ class SlowWatcher(_Base):
 
     def observe(self, event: object) -> None:
         self.events.append(event)
+
+
+class SlowLast(_Base):
+    """Takes 0.3 s (in C) over the last card of every deck; its observe hook
+    logs the kind and deck of every event it is told."""
+
+    name = "slow-last"
+    LOG: ClassVar[list[tuple[str, int]]] = []
+
+    def answer(self, view: SeatView) -> object:
+        if view.stock_size == 0 and len(view.hand) == 1:
+            time.sleep(0.3)
+        return min(view.legal_cards)
+
+    def observe(self, event: object) -> None:
+        SlowLast.LOG.append((type(event).__name__, getattr(event, "deck", -1)))

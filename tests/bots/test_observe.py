@@ -70,3 +70,27 @@ def test_play_tells_the_watcher_and_survives_a_failing_hook() -> None:
         "'no such card' (in observe); the standard bot plays seat 1 from now on"
     ]
     assert "Match over after" in result.output
+
+
+def test_events_kept_after_a_slow_last_move_reach_the_bot_when_the_match_ends() -> None:
+    from tests.bots.misbehaving import SlowLast
+
+    SlowLast.LOG.clear()
+    game = play_game(
+        f"{M}:SlowLast",
+        "standard",
+        players=2,
+        target=51,
+        seed=2,
+        index=0,
+        swapped=False,
+        move_time=0.2,
+    )
+    # Its last move of every deck runs over: the plays after it, the count and
+    # the match's end are kept, then shown; the last deck's at the match's end.
+    assert game.fallbacks == (game.decks, 0)
+    kinds = [kind for kind, _ in SlowLast.LOG]
+    for deck in range(game.decks):
+        assert [k for k, d in SlowLast.LOG if d == deck].count("CardPlayed") == 48
+    assert kinds.count("DeckCounted") == game.decks
+    assert kinds[-1] == "MatchOver"

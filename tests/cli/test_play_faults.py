@@ -116,3 +116,17 @@ def test_a_key_pressed_while_a_bot_thinks_is_not_echoed_into_the_table() -> None
         _, status = os.waitpid(pid, 0)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 1
+
+
+def test_a_bot_slow_on_its_last_card_still_sees_the_whole_match() -> None:
+    from tests.bots.misbehaving import SlowLast
+
+    SlowLast.LOG.clear()
+    code, out = _play(f"{M}:SlowLast", "--move-time", "0.2")
+    assert code == 0, out
+    assert "took longer than 0.2 s and was stopped; the standard bot plays this move" in out
+    decks = {deck for _, deck in SlowLast.LOG}
+    for deck in decks:
+        assert [k for k, d in SlowLast.LOG if d == deck].count("CardPlayed") == 48
+    assert [k for k, _ in SlowLast.LOG].count("DeckCounted") == len(decks)
+    assert SlowLast.LOG[-1][0] == "MatchOver"

@@ -208,6 +208,16 @@ def play_game(
         events = match.play(card)
         if observers:
             tell(events)
+    for s in observers:  # events kept while a stopped move ran: shown now (guard)
+        bot = bots[s]
+        assert isinstance(bot, GuardedBot)
+        try:
+            bot.finish()
+        except BotFault as fault:
+            line = fault_line(_spec_of(bot), s, where, match.deck_number, fault)
+            if fault.kind not in (OVERTIME, BUSY):
+                raise BotFailed(line + " (in observe)") from None
+            notes.append(line + " (in observe)")
     pishtis = [0, 0]
     jack_pishtis = [0, 0]
     for deck in match.decks:

@@ -22,8 +22,9 @@ The optional ``observe(event)`` hook (:class:`pishti.bots.base.Bot`) is
 called under the same guard (:meth:`GuardedBot.observe`).  An event that
 comes while a stopped call is still running is kept, not lost: the guard
 passes the kept events to the hook, in order, as soon as the bot is free
-(at its next event or move), so a bot that keeps state sees every play of
-the deck even after one of its moves ran over.
+(at its next event or move, or when the match ends: :meth:`GuardedBot.finish`),
+so a bot that keeps state sees every play of the deck even after one of its
+moves ran over.
 
 Each of these raises :class:`BotFault` with one line saying what the bot
 returned or raised.  What to do then is the caller's: the table, ``pishti
@@ -214,6 +215,29 @@ class GuardedBot:
         if running is not None and running.is_alive():
             return
         self._running = None
+        self._catch_up("")
+
+    def finish(self) -> None:
+        """At the end of a match: wait up to ``move_time`` for a stopped call
+        to end, then give the bot the events kept for it (module doc), so it
+        sees the last plays, the count and the match's end too.
+
+        Raises:
+            BotFault: the bot is still running (kind :data:`BUSY`; the kept
+                events are not shown to it), or its hook raised or ran over
+                on a kept event.
+        """
+        if not self._kept:
+            return
+        try:
+            self._wait()
+        except BotFault:
+            self._kept.clear()
+            raise BotFault(
+                BUSY,
+                "is still running a move that was stopped; the match's last events "
+                "were not shown to it",
+            ) from None
         self._catch_up("")
 
     def _wait(self) -> None:

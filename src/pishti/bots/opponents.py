@@ -27,7 +27,8 @@ when it could take the pile, and as ``random`` when it could not.
 evidence (the likelihood of that seat's plays in the deal, averaged over
 sampled placements of the hidden cards, as the expert's sampling gives it)
 and turns it into weights with its prior (:data:`PRIOR`); every policy whose
-prior is above 0 keeps a weight of at least :data:`FLOOR`.  The model only
+prior is above 0 is raised to at least :data:`FLOOR` before the weights are
+scaled to sum to 1 (so the least weight is a little under it).  The model only
 learns from what its seat has seen (R7.7).
 """
 
@@ -55,7 +56,7 @@ PRIOR_OPPORTUNIST = (0.55, 0.15, 0.15, 0.15)
 EPSILON = 0.1
 """Share of a policy's plays that may be anything (mistakes, other reasons)."""
 FLOOR = 0.05
-"""Least weight any policy keeps for any seat."""
+"""Least weight of a policy for a seat before the weights are scaled to sum to 1."""
 
 
 def opportunist_capture(hand: Sequence[Card], top: Card | None) -> Card | None:

@@ -154,6 +154,12 @@ class TerminalTable:
             for event in events:
                 self.narrate(event)
             self.tell(events)
+        for seat, bot in list(self.bots.items()):  # events kept while a move ran over
+            if isinstance(bot, GuardedBot):
+                try:
+                    bot.finish()
+                except BotFault as fault:
+                    self.report(seat, bot, match.deck_number, fault, " (in observe)")
 
     def tell(self, events: list[Event]) -> None:
         """Give each event, as its seat sees it (R7.7), to the bots with an
