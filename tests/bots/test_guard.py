@@ -196,7 +196,9 @@ def _events() -> list[Event]:
     return [event_for_seat(e, 0) for e in match.events]
 
 
-def test_events_while_a_stopped_move_runs_are_kept_and_shown_in_order() -> None:
+def _stopped_watcher() -> tuple[GuardedBot, SlowWatcher, SeatView]:
+    """A guarded SlowWatcher (0.1 s a move) whose first move was just stopped
+    while it still sleeps."""
     spec = f"{M}:SlowWatcher"
     bot = GuardedBot(make_bot(spec, 1), spec, 0.1)
     watcher = bot.bot
@@ -205,6 +207,11 @@ def test_events_while_a_stopped_move_runs_are_kept_and_shown_in_order() -> None:
     with pytest.raises(BotFault) as caught:
         bot.choose(view)
     assert caught.value.kind == OVERTIME
+    return bot, watcher, view
+
+
+def test_events_while_a_stopped_move_runs_are_kept_and_shown_in_order() -> None:
+    bot, watcher, _ = _stopped_watcher()
     first, second, third = _events()[:3]
     # The stopped move still sleeps: nothing is raised and nothing is lost.
     bot.observe(first)
@@ -216,13 +223,7 @@ def test_events_while_a_stopped_move_runs_are_kept_and_shown_in_order() -> None:
 
 
 def test_events_kept_while_busy_reach_the_bot_before_its_next_move() -> None:
-    spec = f"{M}:SlowWatcher"
-    bot = GuardedBot(make_bot(spec, 1), spec, 0.1)
-    watcher = bot.bot
-    assert isinstance(watcher, SlowWatcher)
-    view = _view()
-    with pytest.raises(BotFault):
-        bot.choose(view)
+    bot, watcher, view = _stopped_watcher()
     events = _events()[:2]
     for event in events:
         bot.observe(event)

@@ -210,6 +210,8 @@ def read_results(path: Path) -> tuple[RunSettings, list[PairResult]]:
                 break  # cut short by a crash: that match is played again
             raise ValueError(f"{str(path)!r} line {number}: {exc}") from None
         pairs.setdefault(pair.index, pair)
+    if pairs:  # a file grown before its size was written holds more than it says
+        settings = replace(settings, matches=max(settings.matches, 1 + max(pairs)))
     return settings, [pairs[i] for i in sorted(pairs)]
 
 

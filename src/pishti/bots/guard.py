@@ -211,8 +211,7 @@ class GuardedBot:
         if not self.observes:
             return
         self._kept.append(event)
-        running = self._running
-        if running is not None and running.is_alive():
+        if self._running is not None and self._running.is_alive():
             return
         self._running = None
         self._catch_up("")

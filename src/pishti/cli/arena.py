@@ -230,10 +230,6 @@ def arena_command(
             settings, done = read_results(resume)
         except ValueError as exc:
             raise fail(str(exc), 2) from None
-        if done:
-            # A run continued with a larger --matches holds more than its first line says.
-            run_size = max(settings.matches, 1 + max(pair.index for pair in done))
-            settings = dataclasses.replace(settings, matches=run_size)
         given = {"BOT_A": bot_a, "BOT_B": bot_b}
         for name, value in given.items():
             kept = settings.bots[0 if name == "BOT_A" else 1]
