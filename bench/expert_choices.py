@@ -67,6 +67,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "fixed": {"adaptive": False},
     "noend": {"endgame_leaves": 0},
     "opportunist": {"prior": PRIOR_OPPORTUNIST},
+    "soft0.5": {"temperature": 0.5},
+    "soft1": {"temperature": 1.0},
+    "soft0.5opp": {"temperature": 0.5, "prior": PRIOR_OPPORTUNIST},
 }
 """Expert variants by name: keyword arguments of :class:`ExpertBot`."""
 ROLLOUTS = 8

@@ -26,6 +26,7 @@ from pishti.bots.opponents import (
     play_likelihoods,
 )
 from pishti.bots.playout import clone_deck, mixed_playout, playout
+from pishti.bots.standard import card_values
 from pishti.engine import Match, parse_card, parse_cards, seat_view
 
 
@@ -57,6 +58,34 @@ def test_a_play_is_judged_with_room_for_mistakes() -> None:
     std, greedy, rand, opportunist = play_likelihoods(hand, parse_card("KS"), 1, k)
     assert greedy == pytest.approx(EPSILON / 4)
     assert rand == opportunist == 0.25
+
+
+def test_a_play_judged_softly_is_likely_by_what_the_standard_policy_values_it() -> None:
+    k = Knowledge(4, parse_card("9S"))
+    hand = parse_cards(["9D", "3C", "3H", "KS"])
+    values = card_values(hand, 1, k)
+    best = max(values)
+    weights = [math.exp((v - best) / 0.5) for v in values]
+    total = sum(weights)
+    # The two 3s play alike: their shares add up.
+    std, greedy, rand, opportunist = play_likelihoods(hand, parse_card("3H"), 1, k, 0.5)
+    assert std == pytest.approx((1 - EPSILON) * (weights[1] + weights[2]) / total + EPSILON / 2)
+    # The other policies are judged as without a temperature.
+    assert (greedy, rand, opportunist) == play_likelihoods(hand, parse_card("3H"), 1, k)[1:]
+    # Taking the 9S is worth far more than any other card: nearly the exact rule's figure.
+    std, *_ = play_likelihoods(hand, parse_card("9D"), 1, k, 0.5)
+    assert std == pytest.approx((1 - EPSILON) * weights[0] / total + EPSILON / 4)
+    assert std > 0.99 * (1 - EPSILON + EPSILON / 4)
+    # Softly, every card keeps some likelihood and they add up to 1 over the hand.
+    cards = parse_cards(["9D", "3C", "KS"])
+    assert sum(play_likelihoods(hand, c, 1, k, 0.5)[0] for c in cards) == pytest.approx(1)
+    # A lone card is forced: every policy plays it.
+    assert play_likelihoods(hand[:1], hand[0], 1, k, 0.5) == (1.0, 1.0, 1.0, 1.0)
+    for bad in (0.0, -1.0):
+        with pytest.raises(ValueError, match="temperature"):
+            OpponentModel(2, temperature=bad)
+        with pytest.raises(ValueError, match="temperature"):
+            ExpertBot(1, temperature=bad)
 
 
 def test_the_model_starts_at_the_prior_and_learns_from_evidence() -> None:

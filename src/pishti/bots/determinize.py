@@ -196,10 +196,11 @@ class Determinizer:
         under each policy of :data:`~pishti.bots.opponents.POLICIES`."""
         out: dict[int, list[float]] = {}
         down = placement.down
+        temperature = self.model.temperature if self.model is not None else None
         for seat, card, before, later in self._checks:
             hand = later + placement.hands[seat]
             before.face_down = down
-            std, greedy, rand, opportunist = play_likelihoods(hand, card, seat, before)
+            std, greedy, rand, opportunist = play_likelihoods(hand, card, seat, before, temperature)
             row = out.get(seat)
             if row is None:
                 out[seat] = [std, greedy, rand, opportunist]

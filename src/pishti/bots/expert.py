@@ -96,6 +96,9 @@ MIN_SAMPLES = 8
 """Sampled decks played before a time limit may stop the search."""
 ROUND = 32
 """Sampled decks drawn at a time when the search has a time limit (module doc)."""
+TEMPERATURE: float | None = None
+"""How the opponent model judges plays against the standard policy (points;
+None: the exact rule, :func:`~pishti.bots.opponents.play_likelihoods`)."""
 
 Clock = Literal["wall", "cpu"]
 """What a ``time_limit`` is measured on: elapsed time or the thread's CPU time."""
@@ -161,6 +164,8 @@ class ExpertBot:
         adaptive: whether it learns how the other seats play (module doc).
         prior: the opponent model's prior weight of each policy
             (:data:`~pishti.bots.opponents.PRIOR` by default).
+        temperature: how the model judges plays against the standard policy
+            (points, :data:`TEMPERATURE` by default).
         fast: whether playouts and endgames run on the fused loops of
             :mod:`pishti.bots.fastplay` (True) or on copies of the
             :class:`Deck` through :func:`~pishti.bots.playout.mixed_playout`
@@ -188,6 +193,7 @@ class ExpertBot:
         obvious: float = OBVIOUS,
         adaptive: bool = True,
         prior: Sequence[float] = PRIOR,
+        temperature: float | None = TEMPERATURE,
         fast: bool = True,
     ) -> None:
         """Build an expert; the keyword arguments set its budget (module doc).
@@ -204,7 +210,7 @@ class ExpertBot:
             raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
         if clock not in CLOCKS:
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
-        OpponentModel(2, prior)  # raises ValueError on a prior that is not one
+        OpponentModel(2, prior, temperature)  # raises ValueError on a bad prior or temperature
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         self.samples = samples
         self.time_limit = time_limit
@@ -217,6 +223,7 @@ class ExpertBot:
         self.obvious = obvious
         self.adaptive = adaptive
         self.prior = tuple(prior)
+        self.temperature = temperature
         self.fast = fast
         self.model: OpponentModel | None = None
         self._seen = (-1, -1)
@@ -228,7 +235,7 @@ class ExpertBot:
             return None
         now = (view.deck, len(view.history))
         if self.model is None or self.model.players != view.players or now < self._seen:
-            self.model = OpponentModel(view.players, self.prior)
+            self.model = OpponentModel(view.players, self.prior, self.temperature)
         self._seen = now
         return self.model
 

@@ -21,7 +21,10 @@ would have played the same card (same rank and card points, R3, R5.2) from
 the hand gives ``1 - EPSILON + EPSILON * k / n``, one that would not
 ``EPSILON * k / n`` (``k`` cards of the hand play like it, ``n`` cards in
 hand), so no single play rules a policy out.  The opportunist is judged so
-when it could take the pile, and as ``random`` when it could not.
+when it could take the pile, and as ``random`` when it could not.  For
+study, the standard policy may instead be judged softly, by how much it
+values the card played (a ``temperature`` in points, :func:`play_likelihoods`);
+the level judges it by the exact rule.
 
 :class:`OpponentModel` adds up, per seat and policy, the log of each deal's
 evidence (the likelihood of that seat's plays in the deal, averaged over
@@ -39,7 +42,7 @@ import random
 from collections.abc import Sequence
 
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.standard import standard_card
+from pishti.bots.standard import card_values, standard_card
 from pishti.engine.cards import CARD_POINTS, JACK, Card
 
 STANDARD = 0
@@ -88,11 +91,22 @@ def same_play(a: Card, b: Card) -> bool:
 
 
 def play_likelihoods(
-    hand: Sequence[Card], card: Card, seat: int, before: Knowledge
+    hand: Sequence[Card],
+    card: Card,
+    seat: int,
+    before: Knowledge,
+    temperature: float | None = None,
 ) -> tuple[float, float, float, float]:
     """How likely each policy of :data:`POLICIES` plays ``card`` from ``hand``
     (``card`` among it) at ``seat`` with the public knowledge ``before``
-    (mistake-tolerant, see the module doc)."""
+    (mistake-tolerant, see the module doc).
+
+    With a ``temperature`` (points, > 0) the standard policy is judged softly:
+    ``1 - EPSILON`` times the share of ``card``'s plays in a softmax of
+    :func:`~pishti.bots.standard.card_values` at that temperature, plus
+    ``EPSILON * k / n``; a card worth nearly as much as the standard policy's
+    best is then nearly as likely.
+    """
     n = len(hand)
     k = 0
     for c in hand:
@@ -100,7 +114,19 @@ def play_likelihoods(
             k += 1
     base = EPSILON * k / n
     hit = 1.0 - EPSILON + base
-    std = hit if same_play(standard_card(hand, seat, before), card) else base
+    if temperature is None or n == 1:
+        std = hit if same_play(standard_card(hand, seat, before), card) else base
+    else:
+        values = card_values(hand, seat, before)
+        best = max(values)
+        mass = 0.0
+        total = 0.0
+        for c, v in zip(hand, values, strict=True):
+            e = math.exp((v - best) / temperature)
+            total += e
+            if same_play(c, card):
+                mass += e
+        std = (1.0 - EPSILON) * mass / total + base
     top = before.pile[-1] if before.pile else None
     take = opportunist_capture(hand, top)
     if take is None:
@@ -117,20 +143,32 @@ class OpponentModel:
         players: 4 or 2.
         prior: the weight of each policy before a seat has played (a policy
             at 0 keeps weight 0).
+        temperature: how the standard policy's likelihood is judged (points,
+            :func:`play_likelihoods`; None: the exact rule).
         evidence: ``{(deck, deal): per seat, per policy, log evidence}``.
     """
 
-    def __init__(self, players: int, prior: Sequence[float] = PRIOR) -> None:
-        """An empty model: every seat at ``prior``.
+    def __init__(
+        self,
+        players: int,
+        prior: Sequence[float] = PRIOR,
+        temperature: float | None = None,
+    ) -> None:
+        """An empty model: every seat at ``prior``; ``temperature`` (points, or
+        None for the exact rule) is how plays are judged (:func:`play_likelihoods`).
 
         Raises:
             ValueError: ``prior`` does not give one weight, at least 0, per
-                policy of :data:`POLICIES`, some above 0.
+                policy of :data:`POLICIES`, some above 0; a ``temperature``
+                that is not above 0.
         """
         if len(prior) != len(POLICIES) or min(prior) < 0 or max(prior) <= 0:
             raise ValueError(f"a prior needs {len(POLICIES)} weights >= 0, not {prior!r}")
+        if temperature is not None and not temperature > 0:
+            raise ValueError(f"a temperature must be above 0 points, not {temperature!r}")
         self.players = players
         self.prior = tuple(prior)
+        self.temperature = temperature
         self._active = [i for i, p in enumerate(self.prior) if p > 0]
         self.evidence: dict[tuple[int, int], list[list[float]]] = {}
         self._weights: list[tuple[float, ...]] | None = None
