@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from typer.testing import CliRunner
@@ -63,6 +64,15 @@ def test_arena_text_report() -> None:
     assert "2 duplicate matches (4 games" in result.stdout
     assert "match win rate" in result.stdout
     assert "A - B points per deck" in result.stdout
+
+
+def test_one_duplicate_match_is_said_in_the_singular(tmp_path: Path) -> None:
+    results = tmp_path / "one.jsonl"
+    args = ["arena", "novice", "random", "--matches", "1", "--target", "51"]
+    result = runner.invoke(app, [*args, "--results", str(results)])
+    assert result.exit_code == 0, result.output
+    assert "1 duplicate match (2 games" in result.stdout
+    assert "(0 of 1 duplicate match done)" in result.stderr
 
 
 def test_arena_refuses_bad_arguments() -> None:

@@ -93,7 +93,22 @@ def test_the_person_may_leave_and_running_out_of_input_stops_the_match() -> None
     assert "you left the match (seed 5)" in result.output
     result = runner.invoke(app, ["play", "--seed", "5"], input="1\n")
     assert result.exit_code == 1
-    assert "the input ended before the match" in result.output
+    # The message starts on a line of its own, not after the prompt.
+    assert "q to leave): \npishti: the input ended before the match was over (seed 5)\n" in (
+        result.output
+    )
+
+
+def test_ctrl_c_stops_the_match_with_its_seed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("pishti.cli.play.read_line_or_key", interrupted)
+    result = runner.invoke(app, ["play", "--seed", "5", "--players", "2"])
+    assert result.exit_code == 130
+    assert result.output.endswith("pishti: you stopped the match with Ctrl-C (seed 5)\n")
 
 
 def test_play_refuses_bad_options() -> None:

@@ -130,3 +130,29 @@ def test_a_bot_slow_on_its_last_card_still_sees_the_whole_match() -> None:
         assert [k for k, d in SlowLast.LOG if d == deck].count("CardPlayed") == 48
     assert [k for k, _ in SlowLast.LOG].count("DeckCounted") == len(decks)
     assert SlowLast.LOG[-1][0] == "MatchOver"
+
+
+def test_ctrl_c_on_a_terminal_ends_the_line_and_says_the_seed() -> None:
+    import os
+    import pty
+    import signal
+    import sys
+
+    pishti = os.path.join(os.path.dirname(sys.executable), "pishti")
+    args = ["play", "--players", "2", "--target", "51", "--seed", "1"]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: pishti play on a terminal
+        os.execv(pishti, [pishti, *args])
+    try:
+        first = _read_for(fd, 10)
+        assert first.endswith(b"Card to play (1-4, q to leave): "), first[-200:]
+        os.write(fd, b"\x03")  # Ctrl-C, read as a key in the prompt's raw mode
+        said = _read_for(fd, 5)
+        assert said == b"\r\npishti: you stopped the match with Ctrl-C (seed 1)\r\n", said
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        raise
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 130

@@ -96,10 +96,16 @@ def default_results_path(bot_a: str, bot_b: str, players: int, seed: int) -> Pat
     return path
 
 
+def _matches(count: int) -> str:
+    """``"duplicate match"`` after a count of 1, else ``"duplicate matches"``."""
+    return "duplicate match" if count == 1 else "duplicate matches"
+
+
 def _summary_text(summary: dict[str, Any], settings: RunSettings) -> None:
     out = Console()
+    done = summary["duplicate_matches"]
     out.print(
-        f"{summary['duplicate_matches']} duplicate matches ({summary['games']} games, "
+        f"{done} {_matches(done)} ({summary['games']} games, "
         f"{summary['decks']} decks, {summary['draws']} drawn at the deck cap), "
         f"{settings.players} players, target {settings.target}, seed {settings.seed}"
     )
@@ -282,7 +288,10 @@ def arena_command(
     if grown:
         writer.grow(settings.matches)  # kept even if this run is stopped early
     console = Console(stderr=True)
-    kept = f"results go to {path} ({len(done)} of {settings.matches} duplicate matches done)"
+    kept = (
+        f"results go to {path} "
+        f"({len(done)} of {settings.matches} {_matches(settings.matches)} done)"
+    )
     if len(done) < settings.matches:
         kept += f"; pishti arena --resume {path} continues the run"
     typer.echo(f"pishti: {kept}", err=True)
@@ -335,7 +344,8 @@ def arena_command(
     if failure is not None:
         typer.echo(f"pishti: {failure}", err=True)
         typer.echo(
-            f"pishti: {len(pairs)} of {settings.matches} duplicate matches done, kept in "
+            f"pishti: {len(pairs)} of {settings.matches} {_matches(settings.matches)} done, "
+            "kept in "
             f"{path}; pishti arena --resume {path} continues the run",
             err=True,
         )

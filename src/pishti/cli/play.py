@@ -312,18 +312,25 @@ class TerminalTable:
 def read_line_or_key(prompt: str) -> str:
     """Read one key from a terminal, or one line when the input is not a terminal.
 
+    The line of the prompt is ended before either error, so that what is said
+    next starts on a line of its own.
+
     Raises:
-        EOFError: the input ended.
+        EOFError: the input ended (or Ctrl-D on a terminal).
+        KeyboardInterrupt: Ctrl-C on a terminal.
     """
     typer.echo(prompt, nl=False)
     if sys.stdin.isatty():
-        key = typer.getchar()
+        try:
+            key = typer.getchar()  # raw mode: Ctrl-C and Ctrl-D come as these errors
+        except (EOFError, KeyboardInterrupt):
+            typer.echo()
+            raise
         typer.echo(key)
-        if key in ("\x03", "\x04"):  # Ctrl-C, Ctrl-D
-            raise EOFError
         return key
     line = sys.stdin.readline()
     if not line:
+        typer.echo()
         raise EOFError
     typer.echo(line.strip())
     return line
@@ -405,3 +412,5 @@ def play_command(
         raise fail(f"you left the match (seed {seed})") from None
     except EOFError:
         raise fail(f"the input ended before the match was over (seed {seed})") from None
+    except KeyboardInterrupt:
+        raise fail(f"you stopped the match with Ctrl-C (seed {seed})", 130) from None
