@@ -94,6 +94,12 @@ def test_slow_and_hung_moves_are_played_by_the_standard_bot_and_counted() -> Non
         assert notes[0].endswith(
             "took longer than 0.2 s and was stopped; the standard bot played that move"
         )
+    # The text report counts them in one line, the busy moves with the stopped ones.
+    result = runner.invoke(app, ["arena", *args, "--move-time", "0.2"])
+    assert result.exit_code == 0, result.output
+    (line,) = [x for x in result.stdout.splitlines() if x.startswith("Moves played by")]
+    assert line.startswith("Moves played by the standard bot (over the time limit, or busy): A ")
+    assert line.endswith(", B 0") and 2 <= int(line.split("A ")[1].split(",")[0]) <= 6
 
 
 def test_results_are_kept_as_matches_finish_and_a_run_resumes() -> None:

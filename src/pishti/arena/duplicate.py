@@ -52,7 +52,8 @@ class GameResult:
         cpu_times: ``(a, b)``, the same in CPU seconds of the playing process
             (what a move costs on one core, however busy the machine).
         fallbacks: ``(a, b)``, moves on which a side's plug-in ran over its
-            time and the standard bot's card was played instead (R7.2).
+            time, or was still busy with a move that had, and the standard
+            bot's card was played instead (R7.2).
         notes: one line per such move (:func:`pishti.bots.guard.fault_line`).
     """
 

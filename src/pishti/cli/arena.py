@@ -115,7 +115,7 @@ def _summary_text(summary: dict[str, Any], settings: RunSettings) -> None:
     fallbacks = summary["fallbacks"]
     if any(fallbacks):
         out.print(
-            f"Moves over the time limit, played by the standard bot instead: "
+            f"Moves played by the standard bot (over the time limit, or busy): "
             f"A {fallbacks[0]}, B {fallbacks[1]}"
         )
 
