@@ -190,8 +190,9 @@ def interval(values: list[float]) -> str:
 
 
 def summarize(games: list[dict[str, Any]], variants: list[str]) -> list[str]:
-    """Per variant: moves, searches, moves unlike the default, gain per deck (and
-    less the first variant's, paired), gain per such move, CPU ms median / p95."""
+    """Per variant: moves, searches, moves gained or lost (played unlike the default
+    and judged not 0), gain per deck (and less the first variant's, paired), gain
+    per such move, CPU ms median / p95."""
     lines = []
     first = variants[0]
     for name in variants:
@@ -238,6 +239,9 @@ def main() -> None:
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         parser.error(f"unknown variants {unknown}; known: {', '.join(VARIANTS)}")
+    twice = sorted({v for v in variants if variants.count(v) > 1})
+    if twice:
+        parser.error(f"variants named more than once: {', '.join(twice)}")
     games: list[dict[str, Any]] = []
     if args.results is not None and args.results.exists():
         games = [json.loads(line) for line in args.results.read_text().splitlines() if line]

@@ -81,11 +81,14 @@ def test_a_play_judged_softly_is_likely_by_what_the_standard_policy_values_it() 
     assert sum(play_likelihoods(hand, c, 1, k, 0.5)[0] for c in cards) == pytest.approx(1)
     # A lone card is forced: every policy plays it.
     assert play_likelihoods(hand[:1], hand[0], 1, k, 0.5) == (1.0, 1.0, 1.0, 1.0)
-    for bad in (0.0, -1.0):
+    for bad in (0.0, -0.0, -1.0, math.nan, math.inf, -math.inf, True, False, "0.5"):
         with pytest.raises(ValueError, match="temperature"):
-            OpponentModel(2, temperature=bad)
+            OpponentModel(2, temperature=bad)  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="temperature"):
-            ExpertBot(1, temperature=bad)
+            ExpertBot(1, temperature=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="temperature"):
+            play_likelihoods(hand, parse_card("9D"), 1, k, bad)  # type: ignore[arg-type]
+    assert OpponentModel(2, temperature=1).temperature == 1
 
 
 def test_the_model_starts_at_the_prior_and_learns_from_evidence() -> None:

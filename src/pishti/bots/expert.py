@@ -165,7 +165,8 @@ class ExpertBot:
         prior: the opponent model's prior weight of each policy
             (:data:`~pishti.bots.opponents.PRIOR` by default).
         temperature: how the model judges plays against the standard policy
-            (points, :data:`TEMPERATURE` by default).
+            (points; None, :data:`TEMPERATURE`, the exact rule); it has no
+            effect with ``adaptive=False``, which keeps no model.
         fast: whether playouts and endgames run on the fused loops of
             :mod:`pishti.bots.fastplay` (True) or on copies of the
             :class:`Deck` through :func:`~pishti.bots.playout.mixed_playout`
@@ -201,8 +202,9 @@ class ExpertBot:
         Raises:
             ValueError: ``samples`` or ``endgame_samples`` below 1, a
                 ``time_limit`` that is not positive, a ``clock`` other than
-                ``"wall"`` and ``"cpu"``, or a ``prior`` that does not give a
-                weight of at least 0 to each policy, some above 0.
+                ``"wall"`` and ``"cpu"``, a ``prior`` that does not give a
+                weight of at least 0 to each policy, some above 0, or a
+                ``temperature`` that is neither None nor a finite number above 0.
         """
         if samples < 1 or endgame_samples < 1 or proposals < 1:
             raise ValueError("an expert needs at least one sample per move")

@@ -90,6 +90,24 @@ def same_play(a: Card, b: Card) -> bool:
     return a >> 2 == b >> 2 and CARD_POINTS[a] == CARD_POINTS[b]
 
 
+def check_temperature(temperature: object) -> None:
+    """Accept None or a finite number of points above 0 (not a bool).
+
+    Raises:
+        ValueError: anything else, naming it.
+    """
+    if temperature is None:
+        return
+    if (
+        isinstance(temperature, bool)
+        or not isinstance(temperature, int | float)
+        or not 0 < temperature < math.inf
+    ):
+        raise ValueError(
+            f"a temperature must be a finite number of points above 0, not {temperature!r}"
+        )
+
+
 def play_likelihoods(
     hand: Sequence[Card],
     card: Card,
@@ -105,7 +123,13 @@ def play_likelihoods(
     ``1 - EPSILON`` times the share of ``card``'s plays in a softmax of
     :func:`~pishti.bots.standard.card_values` at that temperature, plus
     ``EPSILON * k / n``; a card worth nearly as much as the standard policy's
-    best is then nearly as likely.
+    best is then nearly as likely.  Cards of exactly equal value share their
+    weight evenly, where :func:`~pishti.bots.standard.standard_card` gives the
+    tie to the lower card, so a temperature near 0 is not the exact rule.
+
+    Raises:
+        ValueError: a ``temperature`` that is not a finite number above 0
+            (:func:`check_temperature`).
     """
     n = len(hand)
     k = 0
@@ -117,6 +141,7 @@ def play_likelihoods(
     if temperature is None or n == 1:
         std = hit if same_play(standard_card(hand, seat, before), card) else base
     else:
+        check_temperature(temperature)
         values = card_values(hand, seat, before)
         best = max(values)
         mass = 0.0
@@ -160,12 +185,11 @@ class OpponentModel:
         Raises:
             ValueError: ``prior`` does not give one weight, at least 0, per
                 policy of :data:`POLICIES`, some above 0; a ``temperature``
-                that is not above 0.
+                that is not a finite number above 0.
         """
         if len(prior) != len(POLICIES) or min(prior) < 0 or max(prior) <= 0:
             raise ValueError(f"a prior needs {len(POLICIES)} weights >= 0, not {prior!r}")
-        if temperature is not None and not temperature > 0:
-            raise ValueError(f"a temperature must be above 0 points, not {temperature!r}")
+        check_temperature(temperature)
         self.players = players
         self.prior = tuple(prior)
         self.temperature = temperature
