@@ -37,6 +37,9 @@ def test_the_cluster_serves_through_haproxy_and_ctrl_c_stops_everything(tmp_path
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        # Ctrl-C as at a terminal: a test run started in the background (`cmd &` in a
+        # script) passes SIGINT on ignored, and Python then never raises KeyboardInterrupt.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert proc.stdout is not None
