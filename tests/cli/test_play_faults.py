@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pty
+import signal
+import sys
+from collections.abc import Iterator
+
 from typer.testing import CliRunner
 
 from pishti.cli import app
@@ -65,7 +72,6 @@ def test_a_plugin_that_cannot_be_built_is_refused_in_one_line() -> None:
 
 
 def _read_for(fd: int, seconds: float) -> bytes:
-    import os
     import select
     import time
 
@@ -84,19 +90,29 @@ def _read_for(fd: int, seconds: float) -> bytes:
     return out
 
 
-def test_a_key_pressed_while_a_bot_thinks_is_not_echoed_into_the_table() -> None:
-    import os
-    import pty
-    import signal
-    import sys
-
+@contextlib.contextmanager
+def _pishti_on_a_terminal(*args: str) -> Iterator[tuple[int, list[int]]]:
+    """Run ``pishti ARGS`` on a pty; yield its terminal's descriptor and a list that
+    gets the exit status once it has ended (killed if the block fails)."""
     pishti = os.path.join(os.path.dirname(sys.executable), "pishti")
-    args = ["play", "--players", "2", "--target", "51", "--seed", "1", "--move-time", "1"]
-    args += ["--bots", f"{M}:Hangs"]
     pid, fd = pty.fork()
-    if pid == 0:  # the child: pishti play on a terminal
+    if pid == 0:  # the child: pishti on a terminal
         os.execv(pishti, [pishti, *args])
+    status: list[int] = []
     try:
+        yield fd, status
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        raise
+    finally:
+        _, raw = os.waitpid(pid, 0)
+        os.close(fd)
+        status.append(os.waitstatus_to_exitcode(raw))
+
+
+def test_a_key_pressed_while_a_bot_thinks_is_not_echoed_into_the_table() -> None:
+    args = ["play", "--players", "2", "--target", "51", "--seed", "1", "--move-time", "1"]
+    with _pishti_on_a_terminal(*args, "--bots", f"{M}:Hangs") as (fd, status):
         first = _read_for(fd, 10)
         assert first.endswith(b"Card to play (1-4, q to leave): "), first[-200:]
         os.write(fd, b"1")
@@ -109,13 +125,7 @@ def test_a_key_pressed_while_a_bot_thinks_is_not_echoed_into_the_table() -> None
         assert b"z" not in thinking
         os.write(fd, b"q")
         assert b"you left the match (seed 1)" in _read_for(fd, 5)
-    except BaseException:
-        os.kill(pid, signal.SIGKILL)
-        raise
-    finally:
-        _, status = os.waitpid(pid, 0)
-        os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 1
+    assert status == [1]
 
 
 def test_a_bot_slow_on_its_last_card_still_sees_the_whole_match() -> None:
@@ -133,26 +143,11 @@ def test_a_bot_slow_on_its_last_card_still_sees_the_whole_match() -> None:
 
 
 def test_ctrl_c_on_a_terminal_ends_the_line_and_says_the_seed() -> None:
-    import os
-    import pty
-    import signal
-    import sys
-
-    pishti = os.path.join(os.path.dirname(sys.executable), "pishti")
     args = ["play", "--players", "2", "--target", "51", "--seed", "1"]
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: pishti play on a terminal
-        os.execv(pishti, [pishti, *args])
-    try:
+    with _pishti_on_a_terminal(*args) as (fd, status):
         first = _read_for(fd, 10)
         assert first.endswith(b"Card to play (1-4, q to leave): "), first[-200:]
         os.write(fd, b"\x03")  # Ctrl-C, read as a key in the prompt's raw mode
         said = _read_for(fd, 5)
         assert said == b"\r\npishti: you stopped the match with Ctrl-C (seed 1)\r\n", said
-    except BaseException:
-        os.kill(pid, signal.SIGKILL)
-        raise
-    finally:
-        _, status = os.waitpid(pid, 0)
-        os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 130
+    assert status == [130]
