@@ -214,7 +214,8 @@ def summarize(games: list[dict[str, Any]], variants: list[str]) -> list[str]:
         cpu.sort()
         p95 = cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))]
         lines.append(
-            f"{name:>10}: {len(games)} games, {moves} moves, {searched} searched, "
+            f"{name:>10}: {counted(len(games), 'game')}, {counted(moves, 'move')}, "
+            f"{searched} searched, "
             f"{len(unlike)} gained or lost; gain per deck {interval(per_game)}"
             + (f", less {first} {interval(less_first)}" if name != first else "")
             + f" (endgames {interval(endgames)})"
@@ -222,6 +223,11 @@ def summarize(games: list[dict[str, Any]], variants: list[str]) -> list[str]:
             f"; CPU ms {statistics.median(cpu):.1f} / {p95:.1f}"
         )
     return lines
+
+
+def counted(count: int, noun: str) -> str:
+    """``"1 game"``, ``"2 games"``: ``count`` and ``noun``, plural unless 1."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def main() -> None:
@@ -258,7 +264,8 @@ def main() -> None:
             with args.results.open("a") as out:
                 out.write(json.dumps(record) + "\n")
         print(f"game {game} done", flush=True)
-    print(f"{args.opponent}, {args.players} players, {args.decks} decks a game, seed {args.seed}")
+    decks = counted(args.decks, "deck")
+    print(f"{args.opponent}, {args.players} players, {decks} a game, seed {args.seed}")
     print("\n".join(summarize(games, variants)))
 
 
