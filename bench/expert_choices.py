@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from pishti.arena.duplicate import derived_seed
+from pishti.arena.stats import percentile
 from pishti.bots import ExpertBot, StandardBot, make_bot
 from pishti.bots.expert import ENDGAME_LEAVES, _leaves
 from pishti.bots.knowledge import Knowledge
@@ -211,8 +212,7 @@ def summarize(games: list[dict[str, Any]], variants: list[str]) -> list[str]:
             cpu += [m[name][1] for m in g["moves"]]
             searched += sum(1 for m in g["moves"] if m[name][2] > 0)
         moves = sum(len(g["moves"]) for g in games)
-        cpu.sort()
-        p95 = cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))]
+        p95 = percentile(cpu, 0.95)
         lines.append(
             f"{name:>10}: {counted(len(games), 'game')}, {counted(moves, 'move')}, "
             f"{searched} searched, "

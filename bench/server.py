@@ -51,6 +51,8 @@ from typing import Any
 
 import httpx
 
+from pishti.arena.stats import percentile as nearest_rank
+
 PISHTI = str(Path(sys.executable).with_name("pishti"))
 CLIENT = str(Path(__file__).with_name("server_clients.py"))
 COLUMNS = (
@@ -172,10 +174,11 @@ def send_json(proc: asyncio.subprocess.Process, message: dict[str, Any]) -> None
 
 
 def percentile(values: list[float], p: float) -> float:
-    """The ``p`` quantile (0..1) of sorted ``values``, in milliseconds (nan if none)."""
+    """The ``p`` quantile (0..1) of ``values`` (seconds), in milliseconds (nan if
+    none): the nearest rank, as ``pishti arena`` reports its percentiles."""
     if not values:
         return float("nan")
-    return 1000 * values[min(len(values) - 1, int(p * len(values)))]
+    return 1000 * nearest_rank(values, p)
 
 
 async def phase(
