@@ -241,6 +241,9 @@ def main() -> None:
     parser.add_argument("--results", type=Path)
     parser.add_argument("--rollouts", type=int, default=ROLLOUTS)
     args = parser.parse_args()
+    for name in ("games", "decks", "rollouts"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1, not {getattr(args, name)}")
     variants = args.variants.split(",")
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:

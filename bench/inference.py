@@ -16,27 +16,33 @@ which the next seat holds a card of that rank is a forecast of whether it
 really does; the table gives the mean log loss of those forecasts (nats,
 lower is better). Beside the four ways above it scores the opponent model
 with the ``opportunist`` prior (:data:`~pishti.bots.opponents.PRIOR_OPPORTUNIST`)
-and ``hard voids``: proposals only, every void trusted, and no jack for a
-seat that laid a card on a pile this deal (what a seat that never misses a
-capture shows).
+and ``hard voids``: proposals only, every void trusted, and no jack for
+any other seat that laid a card on a pile this deal (what a seat that never
+misses a capture shows; the partner, a standard bot here, is treated the
+same, though it may keep a jack for a larger pile).
+
+Each way is given its own copy of the learnt models (weighing records a
+deal's evidence in a model), so the ways do not depend on one another's order.
+Both tables are printed row by row, the first as each opponent's positions
+are played (about two minutes per opponent for 400 positions).
 
     python bench/inference.py [POSITIONS] [OPPONENT ...]
 """
 
 from __future__ import annotations
 
+import argparse
+import copy
 import math
 import random
-import sys
 
-from pishti.bots import make_bot
+from pishti.bots import LEVELS, make_bot
+from pishti.bots.baselines import POOL
 from pishti.bots.determinize import Determinizer, Placement
 from pishti.bots.opponents import PRIOR_OPPORTUNIST, OpponentModel
-from pishti.engine import LAID, Card, Match, SeatView, seat_view
+from pishti.engine import JACK, LAID, Card, Match, SeatView, seat_view
 
 Case = tuple[SeatView, list[list[Card]], OpponentModel, OpponentModel]
-JACK = 10
-"""The jack's rank."""
 
 
 def positions(count: int, opponent: str, players: int = 4) -> list[Case]:
@@ -85,7 +91,8 @@ def laid_on_a_pile(view: SeatView) -> list[bool]:
 def placements(case: Case, way: str, rng: random.Random) -> list[Placement]:
     """32 placements of the unseen cards of ``case`` drawn ``way``."""
     view, _, model, opportunist = case
-    chosen = {"model": model, "opportunist": opportunist}.get(way)
+    learnt = {"model": model, "opportunist": opportunist}.get(way)
+    chosen = copy.deepcopy(learnt) if learnt is not None else None
     determinizer = Determinizer(view, model=chosen)
     determinizer.use_voids = way != "uniform"
     if way == "hard voids":
@@ -135,14 +142,25 @@ def next_seat_log_loss(cases: list[Case], way: str) -> float:
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    opponents = sys.argv[2:] or ["standard", "grabber", "hoarder", "sloppy"]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("positions", type=int, nargs="?", default=100)
+    parser.add_argument("opponents", nargs="*", metavar="opponent")
+    args = parser.parse_args()
+    if args.positions < 1:
+        parser.error(f"positions must be at least 1, not {args.positions}")
+    opponents = args.opponents or ["standard", "grabber", "hoarder", "sloppy"]
+    known = [*LEVELS, *POOL]
+    unknown = [o for o in opponents if o not in known]
+    if unknown:
+        parser.error(f"unknown opponents {unknown}; known: {', '.join(known)}")
     ways = ("uniform", "voids", "likelihood", "model")
     scored = ("uniform", "voids", "likelihood", "model", "opportunist", "hard voids")
-    tables = [positions(count, opponent) for opponent in opponents]
     print("Share of the other hands' cards placed right")
     print(f"{'opponent':>10}  " + "  ".join(f"{w:>11}" for w in ways))
-    for opponent, cases in zip(opponents, tables, strict=True):
+    tables = []
+    for opponent in opponents:
+        cases = positions(args.positions, opponent)
+        tables.append(cases)
         shares = [share_placed_right(cases, way) for way in ways]
         print(f"{opponent:>10}  " + "  ".join(f"{s:>11.1%}" for s in shares), flush=True)
     print("Log loss of 'the next seat holds that rank' (nats per forecast, lower is better)")

@@ -11,7 +11,7 @@ import pytest
 
 from pishti.bots import make_bot
 from pishti.bots.opponents import PRIOR_OPPORTUNIST, OpponentModel
-from pishti.engine import LAID, Match, seat_view
+from pishti.engine import JACK, LAID, Match, seat_view
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "inference.py"
 _spec = importlib.util.spec_from_file_location("inference_bench", BENCH)
@@ -65,9 +65,25 @@ def test_laid_on_a_pile_counts_this_deal_only() -> None:
     assert len(view.history) == 16
     assert inference.laid_on_a_pile(view) == [False] * 4  # a new deal
     first = view.history[0]
-    # In the example of docs/bots.md seat 0 lays 4C (15) on the face-up 6H: laid on a pile.
+    # In the example of docs/bots.md seat 0 lays 4S (15) on the face-up 6H: laid on a pile.
     assert (first.seat, first.card, first.outcome) == (0, 15, LAID)
     match = Match(4, 101, seed=12)
     view = seat_view(match, match.to_play)
     match.play(bots[0].choose(view))
     assert inference.laid_on_a_pile(seat_view(match, match.to_play)) == [True, False, False, False]
+
+
+def test_hard_voids_give_no_jack_to_a_seat_that_laid_on_a_pile() -> None:
+    match = Match(4, 101, seed=12)
+    bots = [make_bot("standard", s) for s in range(4)]
+    while True:
+        view = seat_view(match, match.to_play)
+        laid = inference.laid_on_a_pile(view)
+        if view.seat == 0 and laid[1] and view.hand_sizes[1] >= 2:
+            break
+        match.play(bots[view.seat].choose(view))
+    case = (view, [list(h) for h in match.deck.hands], OpponentModel(4), OpponentModel(4))
+    jacks = lambda placed: sum(any(c >> 2 == JACK for c in p.hands[1]) for p in placed)  # noqa: E731
+    # Uniform placements give seat 1 a jack now and then; hard voids never do.
+    assert jacks(inference.placements(case, "uniform", random.Random(5))) > 0
+    assert jacks(inference.placements(case, "hard voids", random.Random(5))) == 0
