@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from tests.benches import bench_module
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "expert_choices.py"
-_spec = importlib.util.spec_from_file_location("expert_choices_bench", BENCH)
-assert _spec is not None and _spec.loader is not None
-expert_choices = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(expert_choices)
+expert_choices = bench_module("expert_choices")
 
 
 def test_one_of_a_thing_is_singular() -> None:

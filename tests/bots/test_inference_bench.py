@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-from pathlib import Path
 
 import pytest
 
 from pishti.bots import make_bot
 from pishti.bots.opponents import PRIOR_OPPORTUNIST, OpponentModel
 from pishti.engine import JACK, LAID, Match, seat_view
+from tests.benches import bench_module
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "inference.py"
-_spec = importlib.util.spec_from_file_location("inference_bench", BENCH)
-assert _spec is not None and _spec.loader is not None
-inference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(inference)
+inference = bench_module("inference")
 
 
 def _last_deal_case() -> tuple:
