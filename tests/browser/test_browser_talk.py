@@ -101,15 +101,14 @@ def seat_together(people: list[Player], players: int) -> None:
 
 
 def turn_on(p: Player, kind: str) -> None:
-    """Press ``p``'s microphone or camera button and wait until it is on.
+    """Press ``p``'s microphone or camera button with the pointer and wait until it is on.
 
-    The click is dispatched to the button as found, without waiting for it to stay
-    still: while several peers connect the table is drawn again many times a second,
-    and on a loaded machine a pointer click kept finding the button replaced (20 s
-    without one landing, four pages open).  The tests that are about the button
-    itself click it with the pointer.
+    While several peers connect the table is drawn again many times a second; the
+    buttons are kept across redraws (ui/talk.js talkButtons), so the click lands.
+    Before, a pointer click kept finding the button replaced on a loaded machine
+    (20 s without one landing, four pages open).
     """
-    p.page.dispatch_event(f"#talk-{kind}", "click")
+    p.page.click(f"#talk-{kind}")
     p.page.wait_for_selector(f"#talk-{kind}[aria-pressed='true']")
 
 
@@ -156,11 +155,16 @@ def test_two_persons_talk_mute_reload_and_play_on(
     for p in (ayse, bora):
         assert p.page.get_attribute("#talk-cam", "aria-pressed") == "false"  # off until pressed
         assert inbound(p) == []  # nothing connects before anyone turns something on
+    mic, leave = ayse.page.query_selector("#talk-mic"), ayse.page.query_selector("#leave")
     for p in (ayse, bora):
         turn_on(p, "cam")
         turn_on(p, "mic")
     for p in (ayse, bora):
         wait_flowing(p, 1, ("audio", "video"))
+    # The table was drawn again as the peers connected; the buttons are the same
+    # ones, so a click pressed during a redraw is not lost.
+    assert mic is not None and mic.evaluate("b => b === document.getElementById('talk-mic')")
+    assert leave is not None and leave.evaluate("b => b === document.getElementById('leave')")
     # Each sees the other's video inside the avatar, the clock ring drawn over it.
     bora.page.wait_for_selector(".seat.pos-top.talk-cam .avatar.has-video video.talk-video")
     ayse.page.wait_for_selector(".seat.pos-top.talk-mic .avatar .ring")
@@ -255,10 +259,10 @@ def test_four_persons_have_three_connected_peers_each(person: Callable[..., Play
     for p in people:
         wait_flowing(p, 3, ("audio",), timeout=45)
     # Deniz leaves: a bot takes her seat (R7.5), her media ends and the others are told.
-    # Dispatched clicks, as in turn_on: three peers connecting redraw the table (leaving
-    # by pointer is tested in test_browser_partners.py).
-    people[3].page.dispatch_event("#leave", "click")
-    people[3].page.dispatch_event("#leave-confirm", "click")
+    # By pointer while three peers connect and redraw the table: the bar's buttons are
+    # kept across redraws, so the click lands.
+    people[3].page.click("#leave")
+    people[3].page.click("#leave-confirm")
     for p in people[:3]:
         message = p.page.wait_for_selector(".toast.talk-message >> text=A bot took")
         assert message is not None and "Deniz" in message.inner_text()

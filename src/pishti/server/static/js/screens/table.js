@@ -27,6 +27,7 @@ export class TableScreen {
     this.actions = actions;
     this.store = store;
     this.talk = talk || null; // voice and video (js/talk.js); null for a spectator
+    this.talkBar = null; // one's own microphone and camera buttons, kept across redraws
     this.focusCard = null;
     this.seatEls = {};
     this.lastDeckShown = null;
@@ -187,14 +188,24 @@ export class TableScreen {
     const { table, seat } = state;
     const order = seat === null ? [0, 1] : [teamOf(seat, table.players), 1 - teamOf(seat, table.players)];
     const totals = runningTotals(state); // pishti points count at once (R4.7)
-    // The bar's buttons are drawn again each time; the reactions' box stays, so that
-    // focus stays in its palette while the table changes.
-    const actions = this.scorebar.querySelector(".bar-actions") || h("div", { class: "bar-actions" }, this.reactions.box);
-    for (const node of [...actions.childNodes]) if (node !== this.reactions.box) node.remove();
-    actions.append(h("button", { type: "button", id: "show-counts", on: { click: () => this.showHistory() } }, t("table.scores")));
+    // The bar's buttons and the reactions' box are made once and kept: focus stays in
+    // the palette while the table changes, and a click pressed while the table is
+    // drawn again (many times a second while the talk's peers connect) is not lost.
+    let actions = this.scorebar.querySelector(".bar-actions");
+    if (!actions) {
+      actions = h(
+        "div",
+        { class: "bar-actions" },
+        this.reactions.box,
+        h("button", { type: "button", id: "show-counts", on: { click: () => this.showHistory() } }, t("table.scores")),
+      );
+    }
     // A spectator holds no seat to give up (R7.5): no Leave for them.
-    if (seat !== null) {
+    const leave = actions.querySelector("#leave");
+    if (seat !== null && !leave) {
       actions.append(h("button", { type: "button", class: "quiet", id: "leave", on: { click: () => this.leave() } }, t("table.leave")));
+    } else if (seat === null && leave) {
+      leave.remove();
     }
     const scores = h(
       "div",
@@ -280,7 +291,7 @@ export class TableScreen {
           h("span", { class: "seat-name" }, name, talk ? talk.mute : null),
           tags.length ? h("span", { class: "seat-tags" }, tags.join(" · ")) : null,
           // One's own microphone and camera, beside one's own avatar.
-          this.talk && s === me ? talkButtons(this.talk) : null,
+          this.talk && s === me ? (this.talkBar = talkButtons(this.talk, this.talkBar)) : null,
         ),
         backs.length ? h("div", { class: "mini-hand", "aria-hidden": "true" }, backs) : null,
       );

@@ -19,8 +19,22 @@ function icon(kind) {
   );
 }
 
-/** The person's own microphone and camera buttons (off until pressed; aria-pressed says which are on). */
-export function talkButtons(talk) {
+/**
+ * The person's own microphone and camera buttons (off until pressed; aria-pressed
+ * says which are on).  Pass the group returned before as `group` and the same
+ * buttons come back with their state brought up to date: the table is drawn again
+ * many times a second while peers connect, and a click whose button was replaced
+ * between press and release would be lost.
+ */
+export function talkButtons(talk, group = null) {
+  if (group) {
+    for (const kind of ["mic", "cam"]) {
+      const el = group.querySelector(`#talk-${kind}`);
+      el.classList.toggle("on", Boolean(talk[kind]));
+      el.setAttribute("aria-pressed", String(talk[kind]));
+    }
+    return group;
+  }
   const button = (kind) =>
     h(
       "button",
