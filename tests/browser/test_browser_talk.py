@@ -100,6 +100,10 @@ def seat_together(people: list[Player], players: int) -> None:
         p.page.wait_for_selector(".table-screen .hand")
 
 
+REDRAW = "() => { const app = window.pishtiApp; app.screen.update(app.store.state, []); }"
+"""Draws the table screen again from the page's state, as every table change does."""
+
+
 def turn_on(p: Player, kind: str) -> None:
     """Press ``p``'s microphone or camera button with the pointer and wait until it is on.
 
@@ -200,8 +204,19 @@ def test_two_persons_talk_mute_reload_and_play_on(
 
     # Ayşe turns her camera off and on again: Bora sees her live video again, not a
     # frozen frame (the browser pauses a video taken out of the page).
-    ayse.page.click("#talk-cam")
+    # The press and the release with the table drawn again in between (as when a
+    # card is played or a peer connects while the button is held): the click counts.
+    box = ayse.page.locator("#talk-cam").bounding_box()
+    assert box is not None
+    ayse.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ayse.page.mouse.down()
+    ayse.page.evaluate(REDRAW)
+    ayse.page.mouse.up()
     ayse.page.wait_for_selector("#talk-cam[aria-pressed='false']")
+    # The keyboard's focus on a talk button stays there when the table is drawn again.
+    ayse.page.focus("#talk-mic")
+    ayse.page.evaluate(REDRAW)
+    assert ayse.page.evaluate("() => document.activeElement.id") == "talk-mic"
     bora.page.wait_for_selector(".seat.pos-top:not(.talk-cam)")
     turn_on(ayse, "cam")
     bora.page.wait_for_function(

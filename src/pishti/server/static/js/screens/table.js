@@ -22,6 +22,35 @@ const SHOWN_RECORD_CARDS = 3;
 /** Seconds left on your own clock from which a tick sounds each second. */
 const TICK_SECONDS = 5;
 
+
+/**
+ * Make the seat element `prev` (in the page) look like `next` (just built) without
+ * taking it out of the page: its class and children become `next`'s.  `kept`, a
+ * node inside `prev`'s `.seat-info` (one's own talk buttons) or null, stays where
+ * it is, and so does that `.seat-info`; `next`'s `.seat-info` children go before it.
+ * Returns `prev`.
+ */
+function updateSeat(prev, next, kept) {
+  prev.className = next.className;
+  prev.dataset.seat = next.dataset.seat;
+  if (!kept) {
+    prev.replaceChildren(...next.childNodes);
+    return prev;
+  }
+  const info = kept.parentElement;
+  const nextInfo = next.querySelector(".seat-info");
+  for (const node of [...info.childNodes]) if (node !== kept) node.remove();
+  for (const node of [...nextInfo.childNodes]) info.insertBefore(node, kept);
+  for (const node of [...prev.childNodes]) if (node !== info) node.remove();
+  let after = false;
+  for (const node of [...next.childNodes]) {
+    if (node === nextInfo) after = true;
+    else if (after) prev.append(node);
+    else prev.insertBefore(node, info);
+  }
+  return prev;
+}
+
 export class TableScreen {
   constructor(root, { actions, store, tableId, talk }) {
     this.actions = actions;
@@ -238,9 +267,13 @@ export class TableScreen {
   renderSeats(state) {
     const { table, view, seat: me } = state;
     const players = table.players;
-    for (const el of Object.values(this.seatEls)) el.remove();
+    // Each seat's element is updated in place, not replaced: one's own talk buttons
+    // sit in it, and a button (or an ancestor) taken out of the page between press
+    // and release loses the click, and the keyboard focus, even if put back.
+    const before = this.seatEls;
     this.seatEls = {};
     for (let s = 0; s < players; s += 1) {
+      const prev = before[s] && before[s].isConnected ? before[s] : null;
       const info = table.seats[s] || {};
       const pos = position(s, me ?? 0, players);
       const name = seatName(table, s);
@@ -269,6 +302,10 @@ export class TableScreen {
         for (let i = 0; i < (view.hand_sizes[s] ?? 0); i += 1) backs.push(cardBack({ size: "mini" }));
       }
       const talk = this.talk ? talkSeat(this.talk, s, name, avatar) : null;
+      // One's own microphone and camera, beside one's own avatar: the same buttons
+      // each time (ui/talk.js), left where they are when the seat is updated in place.
+      const bar = this.talk && s === me ? (this.talkBar = talkButtons(this.talk, this.talkBar)) : null;
+      const keepBar = Boolean(bar && prev && prev.contains(bar));
       const el = h(
         "div",
         {
@@ -290,16 +327,17 @@ export class TableScreen {
           { class: "seat-info" },
           h("span", { class: "seat-name" }, name, talk ? talk.mute : null),
           tags.length ? h("span", { class: "seat-tags" }, tags.join(" · ")) : null,
-          // One's own microphone and camera, beside one's own avatar.
-          this.talk && s === me ? (this.talkBar = talkButtons(this.talk, this.talkBar)) : null,
+          keepBar ? null : bar,
         ),
         backs.length ? h("div", { class: "mini-hand", "aria-hidden": "true" }, backs) : null,
       );
       if (talk) el.classList.add(...talk.classes);
-      this.seatEls[s] = el;
-      this.reactions.decorate(el, s, state);
-      this.felt.append(el);
+      const seatEl = prev ? updateSeat(prev, el, keepBar ? bar : null) : el;
+      this.seatEls[s] = seatEl;
+      this.reactions.decorate(seatEl, s, state);
+      if (!prev) this.felt.append(seatEl);
     }
+    for (const [s, el] of Object.entries(before)) if (this.seatEls[s] !== el) el.remove();
   }
 
   /** The table talk changed (a camera, a microphone, a peer): the seats and the buttons again. */
