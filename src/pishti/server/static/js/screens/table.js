@@ -22,7 +22,6 @@ const SHOWN_RECORD_CARDS = 3;
 /** Seconds left on your own clock from which a tick sounds each second. */
 const TICK_SECONDS = 5;
 
-
 /**
  * Make the seat element `prev` (in the page) look like `next` (just built) without
  * taking it out of the page: its class and children become `next`'s.  `kept`, a
