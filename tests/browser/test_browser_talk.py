@@ -104,6 +104,16 @@ REDRAW = "() => { const app = window.pishtiApp; app.screen.update(app.store.stat
 """Draws the table screen again from the page's state, as every table change does."""
 
 
+def held_click(p: Player, selector: str) -> None:
+    """Press the pointer on ``selector``, draw the table again, release."""
+    box = p.page.locator(selector).bounding_box()
+    assert box is not None
+    p.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.page.mouse.down()
+    p.page.evaluate(REDRAW)
+    p.page.mouse.up()
+
+
 def turn_on(p: Player, kind: str) -> None:
     """Press ``p``'s microphone or camera button with the pointer and wait until it is on.
 
@@ -196,9 +206,13 @@ def test_two_persons_talk_mute_reload_and_play_on(
     )
     label = bora.page.get_attribute(".seat.pos-top .avatar", "aria-label") or ""
     assert "camera on" in label and "microphone on" not in label
-    # Bora mutes Ayşe for himself only.
-    bora.page.click("#talk-mute-0")
+    # Bora mutes Ayşe for himself only, pressing and releasing with the table drawn
+    # again in between: the click counts, and his focus stays on the button.
+    held_click(bora, "#talk-mute-0")
     bora.page.wait_for_selector("#talk-mute-0[aria-pressed='true']")
+    bora.page.focus("#talk-mute-0")
+    bora.page.evaluate(REDRAW)
+    assert bora.page.evaluate("() => document.activeElement.id") == "talk-mute-0"
     assert bora.page.evaluate("() => document.querySelector('.seat.pos-top video').muted")
     ayse.page.wait_for_selector(".seat.pos-top.talk-mic")  # Bora's microphone stays on
 
@@ -206,12 +220,7 @@ def test_two_persons_talk_mute_reload_and_play_on(
     # frozen frame (the browser pauses a video taken out of the page).
     # The press and the release with the table drawn again in between (as when a
     # card is played or a peer connects while the button is held): the click counts.
-    box = ayse.page.locator("#talk-cam").bounding_box()
-    assert box is not None
-    ayse.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    ayse.page.mouse.down()
-    ayse.page.evaluate(REDRAW)
-    ayse.page.mouse.up()
+    held_click(ayse, "#talk-cam")
     ayse.page.wait_for_selector("#talk-cam[aria-pressed='false']")
     # The keyboard's focus on a talk button stays there when the table is drawn again.
     ayse.page.focus("#talk-mic")

@@ -8,7 +8,7 @@ import { clockLeft, isMyTurn, OUTCOME, pauseLeft, runningTotals, teamOf } from "
 import { TableView } from "../table3d/switch.js";
 import { ring, setRing } from "../ui/clock.js";
 import { countTable } from "../ui/countTable.js";
-import { announce, focusLost, h, replace } from "../ui/dom.js";
+import { announce, focusLost, h, keep, patch, replace } from "../ui/dom.js";
 import { pishtiBurst, sweep } from "../ui/effects.js";
 import { Reactions } from "../ui/reactions.js";
 import { initials, position, seatName, teamLabel } from "../ui/seats.js";
@@ -22,40 +22,13 @@ const SHOWN_RECORD_CARDS = 3;
 /** Seconds left on your own clock from which a tick sounds each second. */
 const TICK_SECONDS = 5;
 
-/**
- * Make the seat element `prev` (in the page) look like `next` (just built) without
- * taking it out of the page: its class and children become `next`'s.  `kept`, a
- * node inside `prev`'s `.seat-info` (one's own talk buttons) or null, stays where
- * it is, and so does that `.seat-info`; `next`'s `.seat-info` children go before it.
- * Returns `prev`.
- */
-function updateSeat(prev, next, kept) {
-  prev.className = next.className;
-  prev.dataset.seat = next.dataset.seat;
-  if (!kept) {
-    prev.replaceChildren(...next.childNodes);
-    return prev;
-  }
-  const info = kept.parentElement;
-  const nextInfo = next.querySelector(".seat-info");
-  for (const node of [...info.childNodes]) if (node !== kept) node.remove();
-  for (const node of [...nextInfo.childNodes]) info.insertBefore(node, kept);
-  for (const node of [...prev.childNodes]) if (node !== info) node.remove();
-  let after = false;
-  for (const node of [...next.childNodes]) {
-    if (node === nextInfo) after = true;
-    else if (after) prev.append(node);
-    else prev.insertBefore(node, info);
-  }
-  return prev;
-}
-
 export class TableScreen {
   constructor(root, { actions, store, tableId, talk }) {
     this.actions = actions;
     this.store = store;
     this.talk = talk || null; // voice and video (js/talk.js); null for a spectator
     this.talkBar = null; // one's own microphone and camera buttons, kept across redraws
+    this.muteButtons = {}; // seat -> the button that mutes that person, kept the same way
     this.focusCard = null;
     this.seatEls = {};
     this.lastDeckShown = null;
@@ -300,11 +273,12 @@ export class TableScreen {
       if (s !== me) {
         for (let i = 0; i < (view.hand_sizes[s] ?? 0); i += 1) backs.push(cardBack({ size: "mini" }));
       }
-      const talk = this.talk ? talkSeat(this.talk, s, name, avatar) : null;
-      // One's own microphone and camera, beside one's own avatar: the same buttons
-      // each time (ui/talk.js), left where they are when the seat is updated in place.
+      const talk = this.talk ? talkSeat(this.talk, s, name, avatar, this.muteButtons[s]) : null;
+      this.muteButtons[s] = talk ? talk.mute : null;
+      // One's own microphone and camera, beside one's own avatar, and the buttons that
+      // mute the others: the same buttons each time (ui/talk.js), left where they are
+      // when the seat is updated in place (ui/dom.js keep and patch).
       const bar = this.talk && s === me ? (this.talkBar = talkButtons(this.talk, this.talkBar)) : null;
-      const keepBar = Boolean(bar && prev && prev.contains(bar));
       const el = h(
         "div",
         {
@@ -324,14 +298,14 @@ export class TableScreen {
         h(
           "div",
           { class: "seat-info" },
-          h("span", { class: "seat-name" }, name, talk ? talk.mute : null),
+          h("span", { class: "seat-name" }, name, keep(talk ? talk.mute : null, prev)),
           tags.length ? h("span", { class: "seat-tags" }, tags.join(" · ")) : null,
-          keepBar ? null : bar,
+          keep(bar, prev),
         ),
         backs.length ? h("div", { class: "mini-hand", "aria-hidden": "true" }, backs) : null,
       );
       if (talk) el.classList.add(...talk.classes);
-      const seatEl = prev ? updateSeat(prev, el, keepBar ? bar : null) : el;
+      const seatEl = prev ? patch(prev, el) : el;
       this.seatEls[s] = seatEl;
       this.reactions.decorate(seatEl, s, state);
       if (!prev) this.felt.append(seatEl);

@@ -56,9 +56,11 @@ export function talkButtons(talk, group = null) {
  * Dress `avatar` of `seat` (whose name is `name`) with its table talk: the video
  * inside the ring when the camera is on, the state in its accessible name.
  * Returns `{classes, mute}`: classes for the seat, and the mute button (null
- * for one's own seat and for a seat without talk).
+ * for one's own seat and for a seat without talk).  Pass that seat's mute button
+ * returned before as `mute` and it comes back brought up to date, the same node
+ * (as with talkButtons).
  */
-export function talkSeat(talk, seat, name, avatar) {
+export function talkSeat(talk, seat, name, avatar, mute = null) {
   const state = talk.seatState(seat);
   if (!state) return { classes: [], mute: null };
   const classes = [];
@@ -82,20 +84,27 @@ export function talkSeat(talk, seat, name, avatar) {
   }
   if (state.unreachable) words.push(t("talk.state_unreachable"));
   if (words.length) avatar.setAttribute("aria-label", `${avatar.getAttribute("aria-label")}, ${words.join(", ")}`);
-  const mute = state.mine
-    ? null
-    : h(
-        "button",
-        {
-          type: "button",
-          class: "talk-mute",
-          id: `talk-mute-${seat}`,
-          "aria-pressed": String(Boolean(state.muted)),
-          "aria-label": t("talk.mute", { name }),
-          title: t("talk.mute", { name }),
-          on: { click: () => talk.toggleMute(seat) },
-        },
-        icon("speaker"),
-      );
-  return { classes, mute };
+  if (state.mine) return { classes, mute: null };
+  const label = t("talk.mute", { name });
+  const pressed = String(Boolean(state.muted));
+  if (mute) {
+    mute.setAttribute("aria-pressed", pressed);
+    mute.setAttribute("aria-label", label);
+    mute.title = label;
+    return { classes, mute };
+  }
+  const made = h(
+    "button",
+    {
+      type: "button",
+      class: "talk-mute",
+      id: `talk-mute-${seat}`,
+      "aria-pressed": pressed,
+      "aria-label": label,
+      title: label,
+      on: { click: () => talk.toggleMute(seat) },
+    },
+    icon("speaker"),
+  );
+  return { classes, mute: made };
 }
