@@ -469,7 +469,14 @@ async def test_hostile_frames_and_requests_on_the_real_server(any_server: Served
     with pytest.raises(ConnectionClosed) as closed:
         while True:
             await flood.transport.recv()
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    if isinstance(any_server, ServerProcess):
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    else:
+        # Behind HAProxy the server's close frame (1009) can be overtaken by the reset
+        # that follows it (the server drops the rest of the frame unread): on a loaded
+        # machine the client saw the connection end with no close frame (rcvd None).
+        rcvd = closed.value.rcvd
+        assert rcvd is None or rcvd.code == 1009
     await p.send({"type": "start"})
     # The other seat's hold (60 s) is running; it plays by timeouts only if we wait,
     # so it leaves: a bot plays on (R7.5).
