@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing.pool
+from typing import Any
+
+import pytest
 
 from pishti.arena import PairResult, play_pair, run_duplicate, summarize
 from pishti.arena.duplicate import duplicate_decks
@@ -56,3 +60,42 @@ def test_two_player_games_and_results_by_side() -> None:
         assert len(game.times[0]) == len(game.times[1])
         total = sum(game.points)
         assert total >= 13 * game.decks  # card points alone, R5.4
+
+
+def test_a_finished_run_closes_its_workers_and_never_terminates_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Terminating a pool whose workers were leaving after their last job hung a run
+    # for good (seen once in CI): a finished run closes the pool and joins it.
+    calls: list[str] = []
+    for name in ("close", "terminate", "join"):
+        original = getattr(multiprocessing.pool.Pool, name)
+
+        def record(self: object, _name: str = name, _original: Any = original) -> None:
+            calls.append(_name)
+            _original(self)
+
+        monkeypatch.setattr(multiprocessing.pool.Pool, name, record)
+    pairs = run_duplicate("novice", "random", players=2, matches=2, target=51, seed=8, jobs=2)
+    assert [p.index for p in pairs] == [0, 1]
+    assert calls == ["close", "join"]
+
+
+def test_a_run_cut_short_terminates_its_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    original = multiprocessing.pool.Pool.terminate
+
+    def record(self: multiprocessing.pool.Pool) -> None:
+        calls.append("terminate")
+        original(self)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", record)
+
+    def stop(pair: PairResult) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_duplicate(
+            "novice", "random", players=2, matches=4, target=51, seed=8, jobs=2, on_pair=stop
+        )
+    assert calls == ["terminate"]

@@ -377,11 +377,18 @@ def _run_jobs(job_args: list[Job], jobs: int) -> Iterator[PairResult]:
         return
     # "spawn" starts clean workers (no threads forked from a progress bar); each
     # inherits this process's import path, so plug-in bots import there too.
+    # A run that finishes closes the pool and waits for its workers to leave; only a
+    # run cut short (Ctrl-C, a failing bot) terminates them.  Terminating a pool
+    # whose workers are already leaving after their last job can hang it for good
+    # (a worker waiting on the task queue's lock that is never released).
     context = multiprocessing.get_context("spawn")
     pool = context.Pool(min(jobs, len(job_args)), initializer=_quiet_worker)
     try:
         yield from pool.imap_unordered(_play_job, job_args)
+    except BaseException:
+        pool.terminate()
+        raise
+    else:
         pool.close()
     finally:
-        pool.terminate()
         pool.join()
