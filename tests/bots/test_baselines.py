@@ -7,8 +7,9 @@ import random
 import pytest
 
 from pishti.bots import POOL, make_bot
-from pishti.bots.baselines import HELD_OUT, TRAINING, greedy_card
+from pishti.bots.baselines import HELD_OUT, TRAINING, grabber_take, grabber_throws, greedy_card
 from pishti.engine import Match, card_text, parse_card, seat_view
+from pishti.engine.cards import cards_text
 from tests.layouts import fill_layout, hidden_twin, layout_match
 
 
@@ -101,3 +102,17 @@ def test_greedy_card_takes_then_jacks_then_throws_the_cheapest() -> None:
     assert card_text(greedy_card(hand, parse_card("9S"))) == "9D"
     assert card_text(greedy_card(hand, parse_card("5S"))) == "JH"
     assert card_text(greedy_card(hand, None)) == "4S"
+
+
+def test_grabber_take_prefers_the_pishti_and_the_rank_before_a_jack() -> None:
+    hand = [parse_card(c) for c in ("JH", "9D", "9C", "4S")]
+    # A pile of one 9: 9C (the lower 9) makes the pishti, worth 10 more than the jack.
+    assert card_text(grabber_take(hand, parse_card("9S"), 0, 1) or 0) == "9C"
+    # A pile of several cards: the 9 and the jack take the same; the rank goes first.
+    assert card_text(grabber_take(hand, parse_card("9S"), 3, 5) or 0) == "9C"
+    assert card_text(grabber_take(hand, parse_card("5S"), 3, 5) or 0) == "JH"
+    assert grabber_take(hand, None, 0, 0) is None
+    assert grabber_take(hand[1:], parse_card("5S"), 3, 5) is None
+    assert cards_text(grabber_throws(hand)) == ["4S", "9C", "9D"]
+    only_jacks = [parse_card("JH"), parse_card("JS")]
+    assert cards_text(grabber_throws(only_jacks)) == ["JH", "JS"]

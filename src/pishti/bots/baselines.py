@@ -88,6 +88,41 @@ def _legal(view: SeatView) -> tuple[Card, ...]:
     return hand
 
 
+def grabber_take(
+    hand: Sequence[Card], top: Card | None, pile_points: int, pile_size: int
+) -> Card | None:
+    """The capture ``grabber`` makes from ``hand``, or None when it cannot take the pile.
+
+    Args:
+        hand: the cards held.  top: the top card (None: an empty table).
+        pile_points: card points of the pile's cards seen (R5.2).
+        pile_size: cards in the pile, face-down ones included.
+    Returns:
+        The card worth the most (the pile's points, plus 10 for a pishti and
+        20 for a jack pishti, R4.1, R4.2); on equal worth a card of the top
+        card's rank before a jack (R3.2, R3.3), then the lowest card.
+    """
+    takes = [c for c in hand if _captures(c, top)]
+    if not takes or top is None:
+        return None
+    pishti = pile_size == 1
+
+    def worth(card: Card) -> tuple[float, int]:
+        bonus = 0
+        if pishti and _rank(card) == _rank(top):
+            bonus = 20 if _rank(card) == JACK else 10
+        # Same value: a card of the top card's rank before a jack.
+        return pile_points + bonus, -(_rank(card) == JACK)
+
+    return max(sorted(takes), key=worth)
+
+
+def grabber_throws(hand: Sequence[Card]) -> list[Card]:
+    """The cards ``grabber`` throws from, uniformly, when it cannot capture: its
+    cards that are not jacks, or all of them when it holds only jacks (sorted)."""
+    return sorted(c for c in hand if _rank(c) != JACK) or sorted(hand)
+
+
 class GrabberBot:
     """``grabber``: the capture worth the most whenever there is one (module doc)."""
 
@@ -100,22 +135,10 @@ class GrabberBot:
     def choose(self, view: SeatView) -> Card:
         """Return the card to play (R3.1).  Raises ValueError: not this seat's turn."""
         hand = _legal(view)
-        top = view.top_card
-        takes = [c for c in hand if _captures(c, top)]
-        if takes:
-            pile = _pile_points(view)
-            pishti = view.pile_size == 1
-
-            def worth(card: Card) -> tuple[float, int]:
-                bonus = 0
-                if pishti and top is not None and _rank(card) == _rank(top):
-                    bonus = 20 if _rank(card) == JACK else 10
-                # Same value: a card of the top card's rank before a jack.
-                return pile + bonus, -(_rank(card) == JACK)
-
-            return max(sorted(takes), key=worth)
-        plain = [c for c in hand if _rank(c) != JACK] or list(hand)
-        return self.rng.choice(sorted(plain))
+        take = grabber_take(hand, view.top_card, _pile_points(view), view.pile_size)
+        if take is not None:
+            return take
+        return self.rng.choice(grabber_throws(hand))
 
 
 class HunterBot:

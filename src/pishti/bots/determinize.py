@@ -132,6 +132,11 @@ class Determinizer:
                 "the view is inconsistent"
             )
 
+    @property
+    def checks(self) -> list[Check]:
+        """The plays of this deal that :meth:`likelihood` judges (:data:`Check`)."""
+        return self._checks
+
     def propose(self, rng: random.Random) -> Placement:
         """Place the unseen cards at random, biased by the voids (module doc)."""
         view = self.view

@@ -1,0 +1,228 @@
+"""How much the expert could gain against ``grabber`` if it knew more (a diagnostic).
+
+The expert is no better than the standard bot against ``grabber`` (docs/bots.md,
+the pool table).  This script asks where the missing points are: it plays the
+level against ``grabber`` on the pool table's deals, paired against the
+standard bot on the same deals (as ``pishti arena ... --compare standard``),
+with one of these told to it that no seat may know (R7.7), so none of them is
+a bot one could play:
+
+- ``cards``: every hidden card, the other hands, the stock in order and the
+  face-down cards: each sampled deck is the real one;
+- ``hands``: the other hands as they are now; the stock and the face-down
+  cards are placed at random among the rest, as the expert places them;
+- ``policy``: nothing about the cards, but ``grabber``'s exact rule
+  (:func:`~pishti.bots.baselines.grabber_take`, a random card that is not a
+  jack otherwise): the proposed placements are weighed by how likely each
+  opponent's plays of this deal are under that rule (0 for a hand from which
+  it would have captured and did not) instead of by the opponent model's
+  mistake-tolerant mixture.  This is the best that inference from the plays
+  can do against ``grabber``.
+
+Every way runs the level's search otherwise, with the ``opportunist`` prior
+(:data:`~pishti.bots.opponents.PRIOR_OPPORTUNIST`, the policy of the population
+closest to ``grabber``; ``--prior level`` for the level's own), and its model
+learns from the plays as at a table.  Usage::
+
+    python bench/headroom.py WAY [--players 2] [--matches 100] [--target 51] [--seed 1401]
+
+It prints the bot's points per deck less ``grabber``'s, the standard bot's,
+and the difference paired over the duplicate matches (points per deck, 95%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import types
+from collections.abc import Iterator
+from typing import Any
+
+import pishti.arena.duplicate as duplicate
+from pishti.arena import run_duplicate
+from pishti.arena.stats import paired_difference, summarize
+from pishti.bots.baselines import grabber_take, grabber_throws
+from pishti.bots.determinize import Check, Determinizer, Placement
+from pishti.bots.expert import ExpertBot
+from pishti.bots.opponents import PRIOR, PRIOR_OPPORTUNIST
+from pishti.engine.deck import Deck
+from pishti.engine.match import Match
+from pishti.engine.view import SeatView
+
+WAYS = ("cards", "hands", "policy")
+MISS = 1e-4
+"""Weight of a play ``grabber``'s rule would not make (not 0, so a deal whose every
+placement breaks the rule, which cannot happen against ``grabber``, still samples)."""
+PROPOSALS = 16
+"""Placements proposed per sampled deck for ``policy`` (most are ruled out)."""
+
+_deck: list[Deck] = []
+_seat_view = duplicate.seat_view
+
+
+def _spy(match: Match, seat: int) -> SeatView:
+    """The arena's :func:`seat_view`, keeping the real deck for the oracles."""
+    _deck[:] = [match.deck]
+    return _seat_view(match, seat)
+
+
+def true_placement(deck: Deck) -> Placement:
+    """Where every card of ``deck`` really lies now: hands, face-down cards, stock
+    in dealing order (as :meth:`Determinizer.build` lays it out)."""
+    stock = [
+        card
+        for deal in deck.deals[deck.deal_index :]
+        for seat in range(deck.players)
+        for card in deal[seat]
+    ]
+    return Placement([list(h) for h in deck.hands], tuple(deck.middle[:3]), stock)
+
+
+def with_true_hands(
+    placement: Placement, deck: Deck, seat: int, down_known: bool, rng: random.Random
+) -> Placement:
+    """``placement`` with the real hands of ``deck``: the cards it had put there
+    and the real hands did not hold go to the face-down cards (unless ``seat``
+    has seen them) and the stock, at random."""
+    hands = [list(h) for h in deck.hands]
+    held = {c for s, h in enumerate(hands) if s != seat for c in h}
+    pool = [c for s, h in enumerate(placement.hands) if s != seat for c in h]
+    pool += placement.stock
+    if not down_known:
+        pool += placement.down
+    rest = [c for c in pool if c not in held]
+    rng.shuffle(rest)
+    down = placement.down
+    if not down_known:
+        down, rest = tuple(rest[:3]), rest[3:]
+    return Placement(hands, down, rest)
+
+
+def grabber_likelihood(checks: list[Check], placement: Placement, seat: int) -> float:
+    """How likely the opponents' plays of this deal are from ``placement``'s hands
+    under ``grabber``'s rule (``seat``'s partner is not judged)."""
+    out = 1.0
+    for other, card, before, later in checks:
+        if (other ^ seat) & 1 == 0:
+            continue
+        hand = later + placement.hands[other]
+        top = before.pile[-1] if before.pile else None
+        size = len(before.pile) + before.pile_hidden
+        take = grabber_take(hand, top, before.pile_points, size)
+        if take is not None:
+            out *= 1.0 if take == card else MISS
+            continue
+        throws = grabber_throws(hand)
+        out *= 1.0 / len(throws) if card in throws else MISS
+    return out
+
+
+class HeadroomBot(ExpertBot):
+    """The level with one thing it may not know (module doc); ``way`` says which."""
+
+    way = "cards"
+    prior: tuple[float, ...] = PRIOR_OPPORTUNIST
+
+    def __init__(self, seed: int | None = None) -> None:
+        """The level's search, with the class's ``prior``."""
+        super().__init__(seed, prior=type(self).prior)
+
+    def _placements(
+        self, determinizer: Determinizer, rng: random.Random, count: int
+    ) -> Iterator[Placement]:
+        placed = list(super()._placements(determinizer, rng, count))  # the model learns
+        view = determinizer.view
+        if self.way == "cards":
+            yield from (true_placement(_deck[0]) for _ in range(count))
+        elif self.way == "hands":
+            known = view.face_down is not None
+            for p in placed:
+                yield with_true_hands(p, _deck[0], view.seat, known, rng)
+        else:
+            yield from self._by_policy(determinizer, rng, count)
+
+    def _by_policy(
+        self, determinizer: Determinizer, rng: random.Random, count: int
+    ) -> Iterator[Placement]:
+        checks = determinizer.checks
+        if not checks:
+            # Proposed one at a time, as the search asks for them.
+            yield from (determinizer.propose(rng) for _ in range(count))
+            return
+        proposed = [determinizer.propose(rng) for _ in range(PROPOSALS * count)]
+        seat = determinizer.view.seat
+        weights = [grabber_likelihood(checks, p, seat) for p in proposed]
+        # Systematic resampling, as Determinizer.resample.
+        step = sum(weights) / count
+        point = rng.random() * step
+        chosen: list[Placement] = []
+        running = 0.0
+        for p, w in zip(proposed, weights, strict=True):
+            running += w
+            while point < running and len(chosen) < count:
+                chosen.append(p)
+                point += step
+        chosen.extend(proposed[-1:] * (count - len(chosen)))
+        yield from chosen
+
+
+def bot_class(way: str, prior: str) -> type[HeadroomBot]:
+    """The plug-in class of ``way`` with the ``prior`` ("opportunist" or "level")."""
+    return type(
+        f"Headroom_{way}_{prior}",
+        (HeadroomBot,),
+        {"way": way, "prior": PRIOR_OPPORTUNIST if prior == "opportunist" else PRIOR},
+    )
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run one way and print its line; returns the figures (points per deck)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("way", choices=WAYS)
+    parser.add_argument("--players", type=int, choices=(2, 4), default=2)
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--target", type=int, default=51)
+    parser.add_argument("--seed", type=int, default=1401)
+    parser.add_argument("--prior", choices=("opportunist", "level"), default="opportunist")
+    args = parser.parse_args(argv)
+    if args.matches < 1:
+        parser.error("--matches must be at least 1")
+    # The arena builds plug-ins by "module:Class": the class is put in a module "headroom".
+    name = f"Headroom_{args.way}_{args.prior}"
+    plugin = types.ModuleType("headroom")
+    setattr(plugin, name, bot_class(args.way, args.prior))
+    sys.modules["headroom"] = plugin
+    duplicate.seat_view = _spy
+    try:
+        pairs = run_duplicate(
+            f"headroom:{name}",
+            "grabber",
+            players=args.players,
+            matches=args.matches,
+            target=args.target,
+            seed=args.seed,
+            move_time=None,
+            reference="standard",
+        )
+    finally:
+        duplicate.seat_view = _seat_view
+    mine = summarize(pairs, name, "grabber")["margin_per_deck"]
+    reference = [p.reference for p in pairs if p.reference is not None]
+    standard = summarize(
+        [duplicate.PairResult(p.index, r) for p, r in zip(pairs, reference, strict=True)],
+        "standard",
+        "grabber",
+    )["margin_per_deck"]
+    less = paired_difference(pairs)["margin_per_deck"]
+    matches = "match" if len(pairs) == 1 else "matches"
+    print(
+        f"{args.way} ({args.prior} prior), {args.players} players, {len(pairs)} duplicate "
+        f"{matches} to {args.target}, seed {args.seed}: less grabber {mine.text()}, "
+        f"standard less grabber {standard.text()}, less standard (paired) {less.text()}"
+    )
+    return {"less_grabber": mine, "standard_less_grabber": standard, "less_standard": less}
+
+
+if __name__ == "__main__":
+    main()
