@@ -100,8 +100,7 @@ def placements(case: Case, way: str, rng: random.Random) -> list[Placement]:
         for seat, laid in enumerate(laid_on_a_pile(view)):
             if laid and seat != view.seat:
                 voids[seat] |= 1 << JACK
-        determinizer._keep = [0.0] * view.players
-        determinizer._order = sorted(determinizer._others, key=lambda s: voids[s] == 0)
+        determinizer.trust_voids(0.0)
     if way in ("likelihood", "model", "opportunist"):
         return determinizer.resample(rng, 32, 128)
     return [determinizer.propose(rng) for _ in range(32)]

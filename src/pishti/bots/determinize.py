@@ -132,6 +132,14 @@ class Determinizer:
                 "the view is inconsistent"
             )
 
+    def trust_voids(self, keep: float) -> None:
+        """Keep a card of a rank a seat passed on with chance ``keep`` (0: the voids
+        are certain), for every other seat, from now on; call it after changing
+        ``knowledge.voids``, so the seats that showed a void are placed first again."""
+        self._keep = [keep] * self.view.players
+        voids = self.knowledge.voids
+        self._order = sorted(self._others, key=lambda s: voids[s] == 0)
+
     @property
     def checks(self) -> list[Check]:
         """The plays of this deal that :meth:`likelihood` judges (:data:`Check`)."""
