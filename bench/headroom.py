@@ -43,7 +43,7 @@ import pishti.arena.duplicate as duplicate
 from pishti.arena import run_duplicate
 from pishti.arena.stats import paired_difference, summarize
 from pishti.bots.baselines import grabber_take, grabber_throws
-from pishti.bots.determinize import Check, Determinizer, Placement
+from pishti.bots.determinize import Check, Determinizer, Placement, systematic_resample
 from pishti.bots.expert import ExpertBot
 from pishti.bots.opponents import PRIOR, PRIOR_OPPORTUNIST
 from pishti.engine.deck import Deck
@@ -153,18 +153,7 @@ class HeadroomBot(ExpertBot):
         proposed = [determinizer.propose(rng) for _ in range(PROPOSALS * count)]
         seat = determinizer.view.seat
         weights = [grabber_likelihood(checks, p, seat) for p in proposed]
-        # Systematic resampling, as Determinizer.resample.
-        step = sum(weights) / count
-        point = rng.random() * step
-        chosen: list[Placement] = []
-        running = 0.0
-        for p, w in zip(proposed, weights, strict=True):
-            running += w
-            while point < running and len(chosen) < count:
-                chosen.append(p)
-                point += step
-        chosen.extend(proposed[-1:] * (count - len(chosen)))
-        yield from chosen
+        yield from systematic_resample(proposed, weights, count, rng)
 
 
 def bot_class(way: str, prior: str) -> type[HeadroomBot]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pishti.bots import expert, make_bot
-from pishti.bots.determinize import Determinizer
+from pishti.bots.determinize import Determinizer, systematic_resample
 from pishti.bots.expert import ExpertBot, pick_card
 from pishti.bots.knowledge import Knowledge, unseen_cards
 from pishti.bots.playout import (
@@ -322,3 +322,14 @@ def test_expert_all_seats_play_a_whole_match() -> None:
     # The totals are the sum of the decks' counts (R5.5).
     decks = [deck.counts for deck in match.decks if deck.counts is not None]
     assert [sum(c[team].points for c in decks) for team in (0, 1)] == list(totals)
+
+
+def test_systematic_resampling_draws_each_item_in_proportion_to_its_weight() -> None:
+    for seed in range(20):
+        chosen = systematic_resample("abcd", [0.0, 1.0, 3.0, 0.0], 4, random.Random(seed))
+        assert chosen == ["b", "c", "c", "c"]
+    # Shares that do not divide evenly come rounded up or down, never anything else.
+    counts = {
+        "".join(systematic_resample("xy", [1.0, 2.0], 4, random.Random(seed))) for seed in range(50)
+    }
+    assert counts == {"xyyy", "xxyy"}

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pishti.bots.knowledge import Knowledge, unseen_cards
 from pishti.bots.opponents import POLICIES, RANDOM, OpponentModel, play_likelihoods
@@ -32,6 +34,8 @@ from pishti.bots.standard import standard_card
 from pishti.engine.cards import CARD_POINTS, Card
 from pishti.engine.deck import CARDS_PER_HAND, PLAYS_PER_DECK, Deck
 from pishti.engine.view import SeatView
+
+T = TypeVar("T")
 
 VOID_KEEP = 0.1
 """Chance to keep a card of a rank its seat passed on, when dealing it to that seat."""
@@ -306,15 +310,24 @@ class Determinizer:
                 for per_seat in sums
             ]
             model.record(key[0], key[1], logs)
-        step = sum(weights) / count
-        point = rng.random() * step
-        chosen: list[Placement] = []
-        running = 0.0
-        for p, w in zip(placed, weights, strict=True):
-            running += w
-            while point < running and len(chosen) < count:
-                chosen.append(p)
-                point += step
-        while len(chosen) < count:  # rounding at the very end
-            chosen.append(placed[-1])
-        return chosen
+        return systematic_resample(placed, weights, count, rng)
+
+
+def systematic_resample(
+    items: Sequence[T], weights: Sequence[float], count: int, rng: random.Random
+) -> list[T]:
+    """``count`` of ``items`` drawn in proportion to ``weights`` (each >= 0, some > 0)
+    by systematic resampling: one draw from ``rng``, then evenly spaced points, so
+    an item of weight share ``w`` comes ``count * w`` times, rounded up or down."""
+    step = sum(weights) / count
+    point = rng.random() * step
+    chosen: list[T] = []
+    running = 0.0
+    for item, w in zip(items, weights, strict=True):
+        running += w
+        while point < running and len(chosen) < count:
+            chosen.append(item)
+            point += step
+    while len(chosen) < count:  # rounding at the very end
+        chosen.append(items[-1])
+    return chosen
