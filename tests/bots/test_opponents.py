@@ -91,6 +91,42 @@ def test_a_play_judged_softly_is_likely_by_what_the_standard_policy_values_it() 
     assert OpponentModel(2, temperature=1).temperature == 1
 
 
+def test_a_strict_opportunist_all_but_rules_out_a_capture_it_did_not_make() -> None:
+    k = Knowledge(4, parse_card("9S"))
+    hand = parse_cards(["9D", "3C", "3H", "KS"])
+    # It could take with the 9D and laid a 3: the opportunist's share is 0.01 * 2/4.
+    std, greedy, rand, opportunist = play_likelihoods(
+        hand, parse_card("3C"), 1, k, opportunist_epsilon=0.01
+    )
+    assert opportunist == pytest.approx(0.01 * 2 / 4)
+    assert std == greedy == pytest.approx(EPSILON * 2 / 4) and rand == 0.5
+    _, _, _, opportunist = play_likelihoods(hand, parse_card("9D"), 1, k, opportunist_epsilon=0.01)
+    assert opportunist == pytest.approx(1 - 0.01 + 0.01 / 4)
+    # With nothing to take it still throws at random, however strict.
+    hand = parse_cards(["3C", "3H", "KS", "4D"])
+    _, _, rand, opportunist = play_likelihoods(
+        hand, parse_card("KS"), 1, k, opportunist_epsilon=0.01
+    )
+    assert rand == opportunist == 0.25
+
+
+def test_a_model_with_a_smaller_floor_lets_a_policy_fall_lower() -> None:
+    logs = [-60.0, -60.0, -60.0, 0.0]
+    for floor in (FLOOR, 0.01):
+        model = OpponentModel(2, PRIOR_OPPORTUNIST, floor=floor)
+        model.record(0, 0, [[0.0] * 4, logs])
+        w = model.weights(1)
+        assert w == pytest.approx([floor / (1 + 3 * floor)] * 3 + [1 / (1 + 3 * floor)])
+    for bad in ({"floor": 1.0}, {"floor": -0.1}, {"opportunist_epsilon": 0.0}):
+        with pytest.raises(ValueError):
+            OpponentModel(2, **bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            ExpertBot(1, **bad)  # type: ignore[arg-type]
+    expert = ExpertBot(1, floor=0.01, opportunist_epsilon=0.01)
+    model = expert._follow(seat_view(Match(2, 51, seed=1), 0))
+    assert model is not None and (model.floor, model.opportunist_epsilon) == (0.01, 0.01)
+
+
 def test_the_model_starts_at_the_prior_and_learns_from_evidence() -> None:
     model = OpponentModel(2)
     assert model.weights(1) == pytest.approx(PRIOR)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from pishti.bots.knowledge import Knowledge, unseen_cards
-from pishti.bots.opponents import POLICIES, RANDOM, OpponentModel, play_likelihoods
+from pishti.bots.opponents import EPSILON, POLICIES, RANDOM, OpponentModel, play_likelihoods
 from pishti.bots.standard import standard_card
 from pishti.engine.cards import CARD_POINTS, Card
 from pishti.engine.deck import CARDS_PER_HAND, PLAYS_PER_DECK, Deck
@@ -213,11 +213,15 @@ class Determinizer:
         under each policy of :data:`~pishti.bots.opponents.POLICIES`."""
         out: dict[int, list[float]] = {}
         down = placement.down
-        temperature = self.model.temperature if self.model is not None else None
+        model = self.model
+        temperature = model.temperature if model is not None else None
+        strict = model.opportunist_epsilon if model is not None else EPSILON
         for seat, card, before, later in self._checks:
             hand = later + placement.hands[seat]
             before.face_down = down
-            std, greedy, rand, opportunist = play_likelihoods(hand, card, seat, before, temperature)
+            std, greedy, rand, opportunist = play_likelihoods(
+                hand, card, seat, before, temperature, strict
+            )
             row = out.get(seat)
             if row is None:
                 out[seat] = [std, greedy, rand, opportunist]

@@ -67,7 +67,7 @@ from typing import Literal
 from pishti.bots.determinize import Determinizer, Placement
 from pishti.bots.fastplay import fast_playout, fast_solve
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import PRIOR, STANDARD, OpponentModel
+from pishti.bots.opponents import EPSILON, FLOOR, PRIOR, STANDARD, OpponentModel
 from pishti.bots.playout import clone_deck, distinct_cards, mixed_playout, playout, solve
 from pishti.bots.standard import card_values, standard_card
 from pishti.engine.cards import CARD_POINTS, Card
@@ -167,6 +167,11 @@ class ExpertBot:
         temperature: how the model judges plays against the standard policy
             (points; None, :data:`TEMPERATURE`, the exact rule); it has no
             effect with ``adaptive=False``, which keeps no model.
+        floor, opportunist_epsilon: the model's least weight of a policy and
+            the share of the opportunist's captures that may be anything
+            (:class:`~pishti.bots.opponents.OpponentModel`; the level keeps
+            :data:`~pishti.bots.opponents.FLOOR` and
+            :data:`~pishti.bots.opponents.EPSILON`; other values are for study).
         fast: whether playouts and endgames run on the fused loops of
             :mod:`pishti.bots.fastplay` (True) or on copies of the
             :class:`Deck` through :func:`~pishti.bots.playout.mixed_playout`
@@ -195,6 +200,8 @@ class ExpertBot:
         adaptive: bool = True,
         prior: Sequence[float] = PRIOR,
         temperature: float | None = TEMPERATURE,
+        floor: float = FLOOR,
+        opportunist_epsilon: float = EPSILON,
         fast: bool = True,
     ) -> None:
         """Build an expert; the keyword arguments set its budget (module doc).
@@ -203,8 +210,9 @@ class ExpertBot:
             ValueError: ``samples`` or ``endgame_samples`` below 1, a
                 ``time_limit`` that is not positive, a ``clock`` other than
                 ``"wall"`` and ``"cpu"``, a ``prior`` that does not give a
-                weight of at least 0 to each policy, some above 0, or a
-                ``temperature`` that is neither None nor a finite number above 0.
+                weight of at least 0 to each policy, some above 0, a
+                ``temperature`` that is neither None nor a finite number above 0,
+                a ``floor`` outside [0, 1) or an ``opportunist_epsilon`` outside (0, 1].
         """
         if samples < 1 or endgame_samples < 1 or proposals < 1:
             raise ValueError("an expert needs at least one sample per move")
@@ -212,7 +220,8 @@ class ExpertBot:
             raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
         if clock not in CLOCKS:
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
-        OpponentModel(2, prior, temperature)  # raises ValueError on a bad prior or temperature
+        # Raises ValueError on a bad prior, temperature, floor or epsilon.
+        OpponentModel(2, prior, temperature, floor, opportunist_epsilon)
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         self.samples = samples
         self.time_limit = time_limit
@@ -226,6 +235,8 @@ class ExpertBot:
         self.adaptive = adaptive
         self.prior = tuple(prior)
         self.temperature = temperature
+        self.floor = floor
+        self.opportunist_epsilon = opportunist_epsilon
         self.fast = fast
         self.model: OpponentModel | None = None
         self._seen = (-1, -1)
@@ -237,7 +248,9 @@ class ExpertBot:
             return None
         now = (view.deck, len(view.history))
         if self.model is None or self.model.players != view.players or now < self._seen:
-            self.model = OpponentModel(view.players, self.prior, self.temperature)
+            self.model = OpponentModel(
+                view.players, self.prior, self.temperature, self.floor, self.opportunist_epsilon
+            )
         self._seen = now
         return self.model
 

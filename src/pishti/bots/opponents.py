@@ -114,6 +114,7 @@ def play_likelihoods(
     seat: int,
     before: Knowledge,
     temperature: float | None = None,
+    opportunist_epsilon: float = EPSILON,
 ) -> tuple[float, float, float, float]:
     """How likely each policy of :data:`POLICIES` plays ``card`` from ``hand``
     (``card`` among it) at ``seat`` with the public knowledge ``before``
@@ -126,6 +127,12 @@ def play_likelihoods(
     best is then nearly as likely.  Cards of exactly equal value share their
     weight evenly, where :func:`~pishti.bots.standard.standard_card` gives the
     tie to the lower card, so a temperature near 0 is not the exact rule.
+
+    ``opportunist_epsilon`` is the share of the opportunist's captures that
+    may be anything (:data:`EPSILON` by default, as every policy): where it
+    could take the pile, its capture is judged ``1 - e + e * k / n`` and any
+    other card ``e * k / n``; a small ``e`` all but rules out a hand from
+    which it would have taken the pile and did not.
 
     Raises:
         ValueError: a ``temperature`` that is not a finite number above 0
@@ -158,7 +165,10 @@ def play_likelihoods(
         greedy = hit if same_play(greedy_policy(hand, top), card) else base
         return std, greedy, k / n, k / n
     greedy = hit if same_play(take, card) else base
-    return std, greedy, k / n, greedy
+    if opportunist_epsilon == EPSILON:
+        return std, greedy, k / n, greedy
+    e = opportunist_epsilon
+    return std, greedy, k / n, (1.0 - e + e * k / n) if same_play(take, card) else e * k / n
 
 
 class OpponentModel:
@@ -170,6 +180,10 @@ class OpponentModel:
             at 0 keeps weight 0).
         temperature: how the standard policy's likelihood is judged (points,
             :func:`play_likelihoods`; None: the exact rule).
+        floor: the least weight of a policy before the weights are scaled
+            (:data:`FLOOR` by default).
+        opportunist_epsilon: the share of the opportunist's captures that may
+            be anything (:func:`play_likelihoods`; :data:`EPSILON` by default).
         evidence: ``{(deck, deal): per seat, per policy, log evidence}``.
     """
 
@@ -178,21 +192,32 @@ class OpponentModel:
         players: int,
         prior: Sequence[float] = PRIOR,
         temperature: float | None = None,
+        floor: float = FLOOR,
+        opportunist_epsilon: float = EPSILON,
     ) -> None:
         """An empty model: every seat at ``prior``; ``temperature`` (points, or
-        None for the exact rule) is how plays are judged (:func:`play_likelihoods`).
+        None for the exact rule) and ``opportunist_epsilon`` are how plays are
+        judged (:func:`play_likelihoods`), ``floor`` the least weight of a policy.
 
         Raises:
             ValueError: ``prior`` does not give one weight, at least 0, per
                 policy of :data:`POLICIES`, some above 0; a ``temperature``
-                that is not a finite number above 0.
+                that is not a finite number above 0; a ``floor`` outside
+                [0, 1) or an ``opportunist_epsilon`` outside (0, 1].
         """
         if len(prior) != len(POLICIES) or min(prior) < 0 or max(prior) <= 0:
             raise ValueError(f"a prior needs {len(POLICIES)} weights >= 0, not {prior!r}")
         check_temperature(temperature)
+        if isinstance(floor, bool) or not isinstance(floor, int | float) or not 0 <= floor < 1:
+            raise ValueError(f"a floor must be a number from 0 to below 1, not {floor!r}")
+        e = opportunist_epsilon
+        if isinstance(e, bool) or not isinstance(e, int | float) or not 0 < e <= 1:
+            raise ValueError(f"opportunist_epsilon must be above 0 and at most 1, not {e!r}")
         self.players = players
         self.prior = tuple(prior)
         self.temperature = temperature
+        self.floor = floor
+        self.opportunist_epsilon = opportunist_epsilon
         self._active = [i for i, p in enumerate(self.prior) if p > 0]
         self.evidence: dict[tuple[int, int], list[list[float]]] = {}
         self._weights: list[tuple[float, ...]] | None = None
@@ -218,7 +243,8 @@ class OpponentModel:
         top = max(logs)
         raw = [math.exp(v - top) for v in logs]
         total = sum(raw)
-        floored = [max(FLOOR, v / total) for v in raw]
+        floor = self.floor
+        floored = [max(floor, v / total) for v in raw]
         total = sum(floored)
         out = [0.0] * len(POLICIES)
         for j, i in enumerate(active):
