@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing.pool
+import os
+import signal
+import time
 from typing import Any
 
 import pytest
@@ -99,3 +102,40 @@ def test_a_run_cut_short_terminates_its_workers(monkeypatch: pytest.MonkeyPatch)
             "novice", "random", players=2, matches=4, target=51, seed=8, jobs=2, on_pair=stop
         )
     assert calls == ["terminate"]
+
+
+def test_a_second_interrupt_while_the_workers_are_stopped_does_not_hang_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ctrl-C twice (or `timeout -s INT`, which signals twice): the second SIGINT landed
+    # inside terminate(), left the pool half stopped, and the join after it hung.
+    original = multiprocessing.pool.Pool._help_stuff_finish
+
+    def interrupted_again(*args: Any) -> None:
+        original(*args)  # takes the task queue's lock, which the workers then wait for
+        os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "_help_stuff_finish", interrupted_again)
+
+    def hung(signum: int, frame: object) -> None:
+        raise TimeoutError("the run hung after a second interrupt")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    start = time.monotonic()
+    try:
+
+        def stop(pair: PairResult) -> None:
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            run_duplicate(
+                "novice", "random", players=2, matches=4, target=51, seed=8, jobs=2, on_pair=stop
+            )
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    # Stopped at once (two workers spawned and stopped), not after the alarm's minute.
+    assert time.monotonic() - start < 30
+    # The handlers are as they were: Ctrl-C interrupts again.
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -14,9 +14,11 @@ sees only its :func:`~pishti.engine.view.seat_view` (R7.7).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import random
 import signal
+import threading
 import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
@@ -381,14 +383,33 @@ def _run_jobs(job_args: list[Job], jobs: int) -> Iterator[PairResult]:
     # run cut short (Ctrl-C, a failing bot) terminates them.  Terminating a pool
     # whose workers are already leaving after their last job can hang it for good
     # (a worker waiting on the task queue's lock that is never released).
+    # A second Ctrl-C (or SIGTERM) that lands inside terminate() leaves the pool half
+    # stopped, and the join after it waits for ever: both are ignored while it runs.
     context = multiprocessing.get_context("spawn")
     pool = context.Pool(min(jobs, len(job_args)), initializer=_quiet_worker)
+    finished = False
     try:
         yield from pool.imap_unordered(_play_job, job_args)
-    except BaseException:
-        pool.terminate()
-        raise
-    else:
-        pool.close()
+        finished = True
     finally:
+        if finished:
+            pool.close()
+        else:
+            with _interrupts_ignored():
+                pool.terminate()
         pool.join()
+
+
+@contextlib.contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """SIGINT and SIGTERM are ignored inside the block (in the main thread, the
+    only one that receives them); the handlers before it are put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
