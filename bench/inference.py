@@ -100,7 +100,7 @@ def placements(case: Case, way: str, rng: random.Random) -> list[Placement]:
         for seat, laid in enumerate(laid_on_a_pile(view)):
             if laid and seat != view.seat:
                 voids[seat] |= 1 << JACK
-        determinizer.trust_voids(0.0)
+        determinizer.set_void_keep(0.0)
     if way in ("likelihood", "model", "opportunist"):
         return determinizer.resample(rng, 32, 128)
     return [determinizer.propose(rng) for _ in range(32)]

@@ -333,3 +333,12 @@ def test_systematic_resampling_draws_each_item_in_proportion_to_its_weight() -> 
         "".join(systematic_resample("xy", [1.0, 2.0], 4, random.Random(seed))) for seed in range(50)
     }
     assert counts == {"xyyy", "xxyy"}
+
+
+def test_the_chance_to_keep_a_card_of_a_void_rank_is_checked() -> None:
+    match = Match(2, 51, seed=4)
+    determinizer = Determinizer(seat_view(match, match.to_play))
+    for bad in (-0.1, 1.5, True, "0"):
+        with pytest.raises(ValueError, match="from 0 to 1"):
+            determinizer.set_void_keep(bad)  # type: ignore[arg-type]
+    determinizer.set_void_keep(0.0)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import sys
+
+import pytest
 
 from pishti.bots import make_bot
 from pishti.bots.determinize import Determinizer, Placement
@@ -88,9 +91,18 @@ def test_grabbers_rule_rules_out_a_hand_it_would_have_captured_from() -> None:
     assert headroom.grabber_likelihood(determinizer.checks, wrong, view.seat) <= headroom.MISS
 
 
-def test_the_cards_oracle_runs_and_prints_its_line(capsys: object) -> None:
+def test_the_cards_oracle_runs_and_prints_its_line(capsys: pytest.CaptureFixture[str]) -> None:
     figures = headroom.main(["cards", "--matches", "1", "--target", "51", "--seed", "5"])
     assert set(figures) == {"less_grabber", "standard_less_grabber", "less_standard"}
-    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
     assert out.startswith("cards (opportunist prior), 2 players, 1 duplicate match to 51, seed 5")
-    assert "less standard (paired)" in out
+    assert f"told expert less standard (paired) {figures['less_standard'].text()}" in out
+    assert "headroom" not in sys.modules  # the plug-in's module is gone after the run
+
+
+def test_bad_arguments_are_a_usage_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in (["bogus"], ["cards", "--matches", "0"], ["cards", "--target", "-3"]):
+        with pytest.raises(SystemExit) as stopped:
+            headroom.main(bad)
+        assert stopped.value.code == 2
+        assert "usage: " in capsys.readouterr().err

@@ -119,7 +119,8 @@ def grabber_take(
 
 def grabber_throws(hand: Sequence[Card]) -> list[Card]:
     """The cards ``grabber`` throws from, uniformly, when it cannot capture: its
-    cards that are not jacks, or all of them when it holds only jacks (sorted)."""
+    cards that are not jacks, or all of them when it holds only jacks (sorted;
+    empty for an empty ``hand``, which a seat to play never has)."""
     return sorted(c for c in hand if _rank(c) != JACK) or sorted(hand)
 
 

@@ -136,17 +136,27 @@ class Determinizer:
                 "the view is inconsistent"
             )
 
-    def trust_voids(self, keep: float) -> None:
-        """Keep a card of a rank a seat passed on with chance ``keep`` (0: the voids
-        are certain), for every other seat, from now on; call it after changing
-        ``knowledge.voids``, so the seats that showed a void are placed first again."""
-        self._keep = [keep] * self.view.players
+    def set_void_keep(self, keep: float) -> None:
+        """From now on, deal every other seat a card of a rank it passed on with
+        chance ``keep`` (0: its voids are certain; 1: they are ignored), in place
+        of :data:`VOID_KEEP` or what the opponent model gave; call it after
+        changing ``knowledge.voids`` too, so the seats that showed a void are
+        placed first again.
+
+        Raises:
+            ValueError: ``keep`` is not a number from 0 to 1.
+        """
+        if isinstance(keep, bool) or not isinstance(keep, int | float) or not 0 <= keep <= 1:
+            raise ValueError(f"a chance to keep a card must be from 0 to 1, not {keep!r}")
+        for seat in self._others:
+            self._keep[seat] = keep
         voids = self.knowledge.voids
         self._order = sorted(self._others, key=lambda s: voids[s] == 0)
 
     @property
     def checks(self) -> list[Check]:
-        """The plays of this deal that :meth:`likelihood` judges (:data:`Check`)."""
+        """The plays of this deal that :meth:`likelihood` judges (:data:`Check`),
+        in play order; the determinizer's own list, to read, not to change."""
         return self._checks
 
     def propose(self, rng: random.Random) -> Placement:
