@@ -1,8 +1,9 @@
 """How much the expert could gain against ``grabber`` if it knew more (a diagnostic).
 
-The expert is no better than the standard bot against ``grabber`` (docs/bots.md,
-the pool table).  This script asks where the missing points are: it plays the
-level against ``grabber`` on the pool table's deals, paired against the
+The expert of the pool table (docs/bots.md) was no better than the standard bot
+against ``grabber``.  This script asks where the missing points are: it plays
+that expert (the four-player level's reading at both counts, below) against
+``grabber`` on the pool table's deals, paired against the
 standard bot on the same deals (as ``pishti arena ... --compare standard``),
 with one of these told to it that no seat may know (R7.7), so none of them is
 a bot one could play:

@@ -161,7 +161,9 @@ def test_draws_follow_the_weights() -> None:
 
 
 def test_a_prior_must_weigh_every_policy() -> None:
-    for prior in ((0.5, 0.5, 0.0), (1.0, 0.0, 0.0, -0.1), (0.0, 0.0, 0.0, 0.0)):
+    bad = ((0.5, 0.5, 0.0), (1.0, 0.0, 0.0, -0.1), (0.0, 0.0, 0.0, 0.0))
+    bad += ((math.nan, 1, 1, 1), (math.inf, 1, 1, 1), (1, True, 0, 0), "abcd", 5)  # type: ignore[assignment]
+    for prior in bad:
         with pytest.raises(ValueError, match="prior"):
             OpponentModel(2, prior)
         with pytest.raises(ValueError, match="prior"):

@@ -190,7 +190,8 @@ class ExpertBot:
             prior weight of each policy, the least weight of a policy, and the
             share of the opportunist's captures that may be anything; None
             (the default) is the level's reading for the number of players,
-            :data:`READINGS`.
+            :data:`READINGS`, each of the three filled in on its own (so the
+            four-player reading at two players needs all three given).
         temperature: how the model judges plays against the standard policy
             (points; None, :data:`TEMPERATURE`, the exact rule); it has no
             effect with ``adaptive=False``, which keeps no model.
