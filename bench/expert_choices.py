@@ -53,15 +53,12 @@ from pishti.arena.stats import percentile
 from pishti.bots import ExpertBot, StandardBot, make_bot
 from pishti.bots.expert import ENDGAME_LEAVES, _leaves
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import EPSILON, FLOOR, PRIOR_OPPORTUNIST, same_play
+from pishti.bots.opponents import PRIOR_OPPORTUNIST, same_play
 from pishti.bots.standard import standard_card
 from pishti.engine import Card, Match, seat_view
 from pishti.engine.deck import CARDS_PER_HAND, Deck
 from pishti.engine.match import NoMoreDecks
 
-EARLIER = {"floor": FLOOR, "opportunist_epsilon": EPSILON}
-"""The four-player level's floor and epsilon, the reading of every level before the
-two-player one."""
 VARIANTS: dict[str, dict[str, Any]] = {
     "base": {},
     "margin0.5": {"margin": 0.5},
@@ -70,14 +67,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "s256m0.5": {"samples": 256, "margin": 0.5},
     "fixed": {"adaptive": False},
     "noend": {"endgame_leaves": 0},
-    "opportunist": {"prior": PRIOR_OPPORTUNIST, **EARLIER},
+    "opportunist": {"prior": PRIOR_OPPORTUNIST},
     "soft0.5": {"temperature": 0.5},
     "soft1": {"temperature": 1.0},
-    "soft0.5opp": {"temperature": 0.5, "prior": PRIOR_OPPORTUNIST, **EARLIER},
+    "soft0.5opp": {"temperature": 0.5, "prior": PRIOR_OPPORTUNIST},
 }
-"""Expert variants by name: keyword arguments of :class:`ExpertBot` (the rest is
-the level's, whose reading at two players is its own, ``READINGS``; the two
-``opportunist`` variants keep the floor and epsilon they were measured with)."""
+"""Expert variants by name: keyword arguments of :class:`ExpertBot`."""
 ROLLOUTS = 8
 """Rollouts per card judged, each with its own order of the unseen cards (:func:`rollout`)."""
 

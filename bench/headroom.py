@@ -2,7 +2,7 @@
 
 The expert of the pool table (docs/bots.md) was no better than the standard bot
 against ``grabber``.  This script asks where the missing points are: it plays
-that expert (the four-player level's reading at both counts, below) against
+that expert (the level) against
 ``grabber`` on the pool table's deals, paired against the
 standard bot on the same deals (as ``pishti arena ... --compare standard``),
 with one of these told to it that no seat may know (R7.7), so none of them is
@@ -23,10 +23,8 @@ a bot one could play:
 
 Every way runs the level's search otherwise, with the ``opportunist`` prior
 (:data:`~pishti.bots.opponents.PRIOR_OPPORTUNIST`, the policy of the population
-closest to ``grabber``; ``--prior level`` for :data:`~pishti.bots.opponents.PRIOR`,
-the four-player level's), a 5% floor and mistakes judged at 0.1 (the
-four-player level's reading, :data:`~pishti.bots.expert.READINGS`), and its
-model learns from the plays as at a table.  Usage::
+closest to ``grabber``; ``--prior level`` for the level's own), and its model
+learns from the plays as at a table.  Usage::
 
     python bench/headroom.py WAY [--players 2|4] [--matches 100] [--target 51|101|151]
                                  [--seed 1401] [--prior opportunist|level]
@@ -52,7 +50,7 @@ from pishti.arena.stats import Estimate, paired_difference, summarize
 from pishti.bots.baselines import grabber_take, grabber_throws
 from pishti.bots.determinize import Check, Determinizer, Placement, systematic_resample
 from pishti.bots.expert import ExpertBot
-from pishti.bots.opponents import EPSILON, FLOOR, PRIOR, PRIOR_OPPORTUNIST
+from pishti.bots.opponents import PRIOR, PRIOR_OPPORTUNIST
 from pishti.engine.deck import Deck
 from pishti.engine.match import Match
 from pishti.engine.view import SeatView
@@ -131,9 +129,8 @@ class HeadroomBot(ExpertBot):
     prior: tuple[float, ...] = PRIOR_OPPORTUNIST
 
     def __init__(self, seed: int | None = None) -> None:
-        """The level's search, with the class's ``prior`` and the four-player
-        level's floor and epsilon (the reading this diagnostic was run with)."""
-        super().__init__(seed, prior=type(self).prior, floor=FLOOR, opportunist_epsilon=EPSILON)
+        """The level's search, with the class's ``prior``."""
+        super().__init__(seed, prior=type(self).prior)
 
     def _placements(
         self, determinizer: Determinizer, rng: random.Random, count: int
@@ -213,7 +210,7 @@ def main(argv: list[str] | None = None) -> dict[str, Estimate]:
         "--prior",
         choices=("opportunist", "level"),
         default="opportunist",
-        help="the model's prior: opportunist, or level (the 4-player level's); default opportunist",
+        help="the opponent model's prior (default opportunist)",
     )
     args = parser.parse_args(argv)
     if args.matches < 1:

@@ -110,7 +110,7 @@ def test_the_fast_expert_chooses_as_the_reference_expert(
             ("TH", 128),
             ("AH", 0),
             ("7C", 128),
-            ("AD", 128),
+            ("3H", 128),
         ]
         assert chosen[-5:] == [("TD", 0), ("4C", 48), ("5S", 48), ("8H", 48), ("TS", 0)]
 

@@ -9,7 +9,7 @@ import pytest
 
 from pishti.bots import make_bot
 from pishti.bots.determinize import Determinizer
-from pishti.bots.expert import READINGS, ExpertBot
+from pishti.bots.expert import ExpertBot
 from pishti.bots.knowledge import Knowledge
 from pishti.bots.opponents import (
     EPSILON,
@@ -198,32 +198,7 @@ def test_a_new_match_starts_a_new_model() -> None:
         match.play(make_bot("random", 1).choose(seat_view(match, 1)))
     expert.choose(seat_view(match, 0))
     assert expert.model is not old and expert.model is not None
-    # The two-player reading (READINGS): the opportunist has a share of the prior.
-    assert expert.model.weights(1) == pytest.approx(PRIOR_OPPORTUNIST)
-    assert (expert.model.floor, expert.model.opportunist_epsilon) == (0.01, 0.01)
-
-
-def test_the_level_reads_two_players_strictly_and_four_as_before() -> None:
-    assert READINGS[4] == (PRIOR, FLOOR, EPSILON)
-    assert READINGS[2] == (PRIOR_OPPORTUNIST, 0.01, 0.01)
-    for players in (2, 4):
-        expert = ExpertBot(1, samples=8)
-        match = Match(players, 101, seed=4)
-        model = expert._follow(seat_view(match, match.to_play))
-        assert model is not None
-        assert (model.prior, model.floor, model.opportunist_epsilon) == READINGS[players]
-    # What is given is kept at both counts.
-    expert = ExpertBot(1, prior=PRIOR, floor=FLOOR, opportunist_epsilon=EPSILON)
-    model = expert._follow(seat_view(Match(2, 101, seed=4), 0))
-    assert model is not None
-    assert (model.prior, model.floor, model.opportunist_epsilon) == (PRIOR, FLOOR, EPSILON)
-
-
-def test_against_grabber_at_two_players_the_model_reads_an_opportunist() -> None:
-    # grabber never misses a capture and throws at random: read as the opportunist.
-    model = _play_against("grabber", decks=3).model
-    assert model is not None
-    assert model.weights(1)[OPPORTUNIST] > 0.9
+    assert expert.model.weights(1) == pytest.approx(PRIOR)
 
 
 def test_the_fixed_expert_keeps_no_model() -> None:

@@ -30,10 +30,7 @@ weights (its partner's too: a person may sit there), and the expert's own
 seat the standard policy.  Against a seat that plays like the standard bot
 the weights go to ``standard`` within a deal or two and the search is the one
 it was before; against a greedy or erratic seat the playouts stop expecting
-standard replies.  At two players the model also weighs an ``opportunist``
-(a seat that never misses a capture) and judges it strictly, so a hand from
-which such a seat would have taken the pile and did not is all but ruled out
-(:data:`READINGS`).  ``adaptive=False`` gives the earlier expert (standard
+standard replies.  ``adaptive=False`` gives the earlier expert (standard
 policy everywhere), for study.
 
 When the stock is empty and few cards remain (the product of the hands'
@@ -70,14 +67,7 @@ from typing import Literal
 from pishti.bots.determinize import Determinizer, Placement
 from pishti.bots.fastplay import fast_playout, fast_solve
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import (
-    EPSILON,
-    FLOOR,
-    PRIOR,
-    PRIOR_OPPORTUNIST,
-    STANDARD,
-    OpponentModel,
-)
+from pishti.bots.opponents import EPSILON, FLOOR, PRIOR, STANDARD, OpponentModel
 from pishti.bots.playout import clone_deck, distinct_cards, mixed_playout, playout, solve
 from pishti.bots.standard import card_values, standard_card
 from pishti.engine.cards import CARD_POINTS, Card
@@ -109,19 +99,6 @@ ROUND = 32
 TEMPERATURE: float | None = None
 """How the opponent model judges plays against the standard policy (points;
 None: the exact rule, :func:`~pishti.bots.opponents.play_likelihoods`)."""
-
-READINGS: dict[int, tuple[tuple[float, ...], float, float]] = {
-    4: (PRIOR, FLOOR, EPSILON),
-    2: (PRIOR_OPPORTUNIST, 0.01, 0.01),
-}
-"""The level's reading of the other seats by number of players: ``(prior, floor,
-opportunist_epsilon)`` of its :class:`~pishti.bots.opponents.OpponentModel`.
-At two players the ``opportunist`` has a share of the prior, a seat read as one
-is judged strictly (a hand from which it would have taken the pile and did not
-is all but ruled out) and a policy may fall to 1%: measured against every
-sparring partner at two players (docs/bots.md); at four, where judging
-``grabber`` by its own exact rule gains nothing measurable, the reading is the
-earlier one."""
 
 Clock = Literal["wall", "cpu"]
 """What a ``time_limit`` is measured on: elapsed time or the thread's CPU time."""
@@ -185,16 +162,16 @@ class ExpertBot:
             the defaults; ``time_limit`` in seconds on ``clock``, ``"wall"`` or
             ``"cpu"``).
         adaptive: whether it learns how the other seats play (module doc).
-        prior, floor, opportunist_epsilon: how the opponent model reads the
-            other seats (:class:`~pishti.bots.opponents.OpponentModel`): the
-            prior weight of each policy, the least weight of a policy, and the
-            share of the opportunist's captures that may be anything; None
-            (the default) is the level's reading for the number of players,
-            :data:`READINGS`, each of the three filled in on its own (so the
-            four-player reading at two players needs all three given).
+        prior: the opponent model's prior weight of each policy
+            (:data:`~pishti.bots.opponents.PRIOR` by default).
         temperature: how the model judges plays against the standard policy
             (points; None, :data:`TEMPERATURE`, the exact rule); it has no
             effect with ``adaptive=False``, which keeps no model.
+        floor, opportunist_epsilon: the model's least weight of a policy and
+            the share of the opportunist's captures that may be anything
+            (:class:`~pishti.bots.opponents.OpponentModel`; the level keeps
+            :data:`~pishti.bots.opponents.FLOOR` and
+            :data:`~pishti.bots.opponents.EPSILON`; other values are for study).
         fast: whether playouts and endgames run on the fused loops of
             :mod:`pishti.bots.fastplay` (True) or on copies of the
             :class:`Deck` through :func:`~pishti.bots.playout.mixed_playout`
@@ -221,10 +198,10 @@ class ExpertBot:
         horizon: int | None = HORIZON,
         obvious: float = OBVIOUS,
         adaptive: bool = True,
-        prior: Sequence[float] | None = None,
+        prior: Sequence[float] = PRIOR,
         temperature: float | None = TEMPERATURE,
-        floor: float | None = None,
-        opportunist_epsilon: float | None = None,
+        floor: float = FLOOR,
+        opportunist_epsilon: float = EPSILON,
         fast: bool = True,
     ) -> None:
         """Build an expert; the keyword arguments set its budget (module doc).
@@ -244,13 +221,7 @@ class ExpertBot:
         if clock not in CLOCKS:
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
         # Raises ValueError on a bad prior, temperature, floor or epsilon.
-        OpponentModel(
-            2,
-            PRIOR if prior is None else prior,
-            temperature,
-            FLOOR if floor is None else floor,
-            EPSILON if opportunist_epsilon is None else opportunist_epsilon,
-        )
+        OpponentModel(2, prior, temperature, floor, opportunist_epsilon)
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         self.samples = samples
         self.time_limit = time_limit
@@ -262,7 +233,7 @@ class ExpertBot:
         self.horizon = horizon
         self.obvious = obvious
         self.adaptive = adaptive
-        self.prior = None if prior is None else tuple(prior)
+        self.prior = tuple(prior)
         self.temperature = temperature
         self.floor = floor
         self.opportunist_epsilon = opportunist_epsilon
@@ -277,13 +248,8 @@ class ExpertBot:
             return None
         now = (view.deck, len(view.history))
         if self.model is None or self.model.players != view.players or now < self._seen:
-            prior, floor, epsilon = READINGS[view.players]
             self.model = OpponentModel(
-                view.players,
-                prior if self.prior is None else self.prior,
-                self.temperature,
-                floor if self.floor is None else self.floor,
-                epsilon if self.opportunist_epsilon is None else self.opportunist_epsilon,
+                view.players, self.prior, self.temperature, self.floor, self.opportunist_epsilon
             )
         self._seen = now
         return self.model

@@ -13,9 +13,8 @@ posterior over a small population of policies (:data:`POLICIES`):
 - ``opportunist``: :func:`opportunist_capture` when it can take the pile (as
   ``greedy`` takes), else any card of the hand, uniformly: a player who never
   misses a capture and throws without a plan.  Its prior is 0 in
-  :data:`PRIOR` (the four-player level's); :data:`PRIOR_OPPORTUNIST`, the
-  two-player level's, gives it a share (``READINGS`` in
-  :mod:`pishti.bots.expert`).
+  :data:`PRIOR` (the level does not use it); :data:`PRIOR_OPPORTUNIST` gives it
+  a share, for study.
 
 A play is judged with a likelihood that tolerates mistakes: a policy that
 would have played the same card (same rank and card points, R3, R5.2) from
@@ -23,8 +22,7 @@ the hand gives ``1 - EPSILON + EPSILON * k / n``, one that would not
 ``EPSILON * k / n`` (``k`` cards of the hand play like it, ``n`` cards in
 hand), so no single play rules a policy out.  The opportunist is judged so
 when it could take the pile (with its own epsilon, ``opportunist_epsilon``,
-:data:`EPSILON` unless told: the two-player level judges it at 0.01), and as
-``random`` when it could not.  For
+:data:`EPSILON` unless told, for study), and as ``random`` when it could not.  For
 study, the standard policy may instead be judged softly, by how much it
 values the card played (a ``temperature`` in points, :func:`play_likelihoods`);
 the level judges it by the exact rule.
@@ -34,8 +32,8 @@ evidence (the likelihood of that seat's plays in the deal, averaged over
 sampled placements of the hidden cards, as the expert's sampling gives it)
 and turns it into weights with its prior (:data:`PRIOR` unless told); every
 policy whose prior is above 0 is raised to at least its floor (:data:`FLOOR`
-unless told; 0.01 in the two-player level) before the weights are scaled to
-sum to 1 (so the least weight is a little under it).  The model only
+unless told) before the weights are scaled to sum to 1 (so the least weight
+is a little under it).  The model only
 learns from what its seat has seen (R7.7).
 """
 
@@ -56,15 +54,15 @@ OPPORTUNIST = 3
 POLICIES = ("standard", "greedy", "random", "opportunist")
 """The population of opponent policies, by index."""
 PRIOR = (0.6, 0.2, 0.2, 0.0)
-"""Prior weight of each policy before a seat has played (the four-player level's,
-and the model's default); a policy at 0 is never weighed nor drawn."""
+"""Prior weight of each policy before a seat has played (the level's); a policy
+at 0 is never weighed nor drawn."""
 PRIOR_OPPORTUNIST = (0.55, 0.15, 0.15, 0.15)
-"""A prior that gives ``opportunist`` a share too: the two-player level's."""
+"""A prior that gives ``opportunist`` a share too (module doc), for study."""
 EPSILON = 0.1
 """Share of a policy's plays that may be anything (mistakes, other reasons)."""
 FLOOR = 0.05
 """Least weight of a policy for a seat before the weights are scaled to sum to 1
-(the four-player level's, and the model's default; 0.01 at two players)."""
+(the level's)."""
 
 
 def opportunist_capture(hand: Sequence[Card], top: Card | None) -> Card | None:
