@@ -167,11 +167,10 @@ def play_likelihoods(
     if take is None:
         greedy = hit if same_play(greedy_policy(hand, top), card) else base
         return std, greedy, k / n, k / n
-    greedy = hit if same_play(take, card) else base
-    if opportunist_epsilon == EPSILON:
-        return std, greedy, k / n, greedy
+    taken = same_play(take, card)
+    greedy = hit if taken else base
     e = opportunist_epsilon
-    return std, greedy, k / n, (1.0 - e + e * k / n) if same_play(take, card) else e * k / n
+    return std, greedy, k / n, (1.0 - e + e * k / n) if taken else e * k / n
 
 
 class OpponentModel:
