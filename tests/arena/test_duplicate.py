@@ -121,6 +121,9 @@ def test_a_second_interrupt_while_the_workers_are_stopped_does_not_hang_the_run(
         raise TimeoutError("the run hung after a second interrupt")
 
     previous = signal.signal(signal.SIGALRM, hung)
+    # Ctrl-C as a terminal gives it, even where the tests were started with SIGINT
+    # ignored (a shell's background job): there the kill above would do nothing.
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.alarm(60)
     start = time.monotonic()
     try:
@@ -132,10 +135,11 @@ def test_a_second_interrupt_while_the_workers_are_stopped_does_not_hang_the_run(
             run_duplicate(
                 "novice", "random", players=2, matches=4, target=51, seed=8, jobs=2, on_pair=stop
             )
+        # The handlers are as they were: Ctrl-C interrupts again.
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGINT, previous_int)
     # Stopped at once (two workers spawned and stopped), not after the alarm's minute.
     assert time.monotonic() - start < 30
-    # The handlers are as they were: Ctrl-C interrupts again.
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
