@@ -49,7 +49,7 @@ from pishti.arena import run_duplicate
 from pishti.arena.stats import Estimate, paired_difference, summarize
 from pishti.bots.baselines import grabber_take, grabber_throws
 from pishti.bots.determinize import Check, Determinizer, Placement, systematic_resample
-from pishti.bots.expert import ExpertBot
+from pishti.bots.expert import ENDGAME_SAMPLES, SAMPLES, ExpertBot
 from pishti.bots.opponents import PRIOR, PRIOR_OPPORTUNIST
 from pishti.engine.deck import Deck
 from pishti.engine.match import Match
@@ -127,10 +127,18 @@ class HeadroomBot(ExpertBot):
 
     way = "cards"
     prior: tuple[float, ...] = PRIOR_OPPORTUNIST
+    samples = SAMPLES
+    """Sampled decks per move (the level's 128); the exact endgame's at most as many."""
 
     def __init__(self, seed: int | None = None) -> None:
-        """The level's search, with the class's ``prior``."""
-        super().__init__(seed, prior=type(self).prior)
+        """The level's search, with the class's ``prior`` and ``samples``."""
+        cls = type(self)
+        super().__init__(
+            seed,
+            prior=cls.prior,
+            samples=cls.samples,
+            endgame_samples=min(cls.samples, ENDGAME_SAMPLES),
+        )
 
     def _placements(
         self, determinizer: Determinizer, rng: random.Random, count: int
@@ -160,12 +168,17 @@ class HeadroomBot(ExpertBot):
         yield from systematic_resample(proposed, weights, count, rng)
 
 
-def bot_class(way: str, prior: str) -> type[HeadroomBot]:
-    """The plug-in class of ``way`` with the ``prior`` ("opportunist" or "level")."""
+def bot_class(way: str, prior: str, samples: int = SAMPLES) -> type[HeadroomBot]:
+    """The plug-in class of ``way`` with the ``prior`` ("opportunist" or "level") and
+    ``samples`` sampled decks per move."""
     return type(
         f"Headroom_{way}_{prior}",
         (HeadroomBot,),
-        {"way": way, "prior": PRIOR_OPPORTUNIST if prior == "opportunist" else PRIOR},
+        {
+            "way": way,
+            "prior": PRIOR_OPPORTUNIST if prior == "opportunist" else PRIOR,
+            "samples": samples,
+        },
     )
 
 
@@ -212,13 +225,21 @@ def main(argv: list[str] | None = None) -> dict[str, Estimate]:
         default="opportunist",
         help="the opponent model's prior (default opportunist)",
     )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=SAMPLES,
+        help=f"sampled decks per move (default {SAMPLES}, the level's; fewer for a quick look)",
+    )
     args = parser.parse_args(argv)
     if args.matches < 1:
         parser.error("--matches must be at least 1")
+    if args.samples < 1:
+        parser.error("--samples must be at least 1")
     # The arena builds plug-ins by "module:Class": the class is put in a module "headroom".
     name = f"Headroom_{args.way}_{args.prior}"
     plugin = types.ModuleType("headroom")
-    setattr(plugin, name, bot_class(args.way, args.prior))
+    setattr(plugin, name, bot_class(args.way, args.prior, args.samples))
     sys.modules["headroom"] = plugin
     duplicate.seat_view = _spy
     try:

@@ -92,7 +92,10 @@ def test_grabbers_rule_rules_out_a_hand_it_would_have_captured_from() -> None:
 
 
 def test_the_cards_oracle_runs_and_prints_its_line(capsys: pytest.CaptureFixture[str]) -> None:
-    figures = headroom.main(["cards", "--matches", "1", "--target", "51", "--seed", "5"])
+    # 16 sampled decks a move: the line is the same with the level's 128, which took 25 s.
+    figures = headroom.main(
+        ["cards", "--matches", "1", "--target", "51", "--seed", "5", "--samples", "16"]
+    )
     assert set(figures) == {"less_grabber", "standard_less_grabber", "less_standard"}
     out = capsys.readouterr().out
     assert out.startswith("cards (opportunist prior), 2 players, 1 duplicate match to 51, seed 5")
@@ -101,8 +104,21 @@ def test_the_cards_oracle_runs_and_prints_its_line(capsys: pytest.CaptureFixture
 
 
 def test_bad_arguments_are_a_usage_line(capsys: pytest.CaptureFixture[str]) -> None:
-    for bad in (["bogus"], ["cards", "--matches", "0"], ["cards", "--target", "-3"]):
+    for bad in (
+        ["bogus"],
+        ["cards", "--matches", "0"],
+        ["cards", "--target", "-3"],
+        ["cards", "--samples", "0"],
+    ):
         with pytest.raises(SystemExit) as stopped:
             headroom.main(bad)
         assert stopped.value.code == 2
         assert "usage: " in capsys.readouterr().err
+
+
+def test_the_samples_option_sets_the_search_budget() -> None:
+    level = headroom.bot_class("cards", "level")(1)
+    assert (level.samples, level.endgame_samples) == (128, 48)
+    quick = headroom.bot_class("policy", "opportunist", 16)(1)
+    assert (quick.samples, quick.endgame_samples) == (16, 16)
+    assert quick.way == "policy"
