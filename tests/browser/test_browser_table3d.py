@@ -30,6 +30,24 @@ DESKTOP = {"width": 1280, "height": 800}
 
 SETTLED = "() => Boolean(window.pishtiScene && window.pishtiScene.settled())"
 NO_EFFECTS = "() => !document.querySelector('.effects > *')"
+AIM = """(c) => {
+  const scene = window.pishtiScene;
+  if (!scene || !scene.settled(true)) return false;
+  const p = scene.cardPoint(c);
+  return p && scene.cardAt(p.x, p.y) === c ? p : false;
+}"""
+CLICK_STATE = """([card, x, y]) => {
+  const state = window.pishtiApp.store.state;
+  const scene = window.pishtiScene;
+  return {
+    seat: state.seat, to_play: state.view && state.view.to_play, pending: state.pending,
+    hand: state.view && state.view.hand, seq: state.seq,
+    cardAtClick: scene && scene.cardAt(x, y), pointNow: scene && scene.cardPoint(card),
+    settled: scene && scene.settled(true), hover: scene && scene.hover,
+    toasts: [...document.querySelectorAll('.toast, .notice, [role=alert]')].map(e => e.textContent),
+    view3d: Boolean(document.querySelector('.table-screen.view-3d')),
+  };
+}"""
 HAND_SETTLED = "() => Boolean(window.pishtiScene && window.pishtiScene.settled(true))"
 
 # The table as the page holds it (the accessible 2D layer) and as the scene draws it.
@@ -258,16 +276,30 @@ class ScenePlayer(Player):
             page.wait_for_function("() => !document.querySelector('.effects > *')")
             self.shot("table")
         card = hand[self.rng.randrange(len(hand))]
-        point = page.evaluate("(c) => window.pishtiScene.cardPoint(c)", card)
+        # Where the card is now, once the hand is still and a click there hits that card
+        # (the hand's place follows the page's layout, which may change at any moment).
+        point = page.wait_for_function(AIM, arg=card, polling=50, timeout=30_000).json_value()
         # What is under the pointer there is the scene, not a button of the page.
         under = page.evaluate(
             "([x, y]) => document.elementFromPoint(x, y).className", [point["x"], point["y"]]
         )
         assert under == "scene3d-canvas", under
         page.mouse.click(point["x"], point["y"])
-        page.wait_for_function(
-            "(c) => !document.querySelector(`.hand .hand-card[data-card='${c}']`)", arg=card
-        )
+        try:
+            page.wait_for_function(
+                "(c) => !document.querySelector(`.hand .hand-card[data-card='${c}']`)", arg=card
+            )
+        except Exception as exc:
+            if self.shots is not None:
+                page.screenshot(path=str(self.shots / "table3d-failed-click.png"))
+            raise AssertionError(
+                (
+                    "the clicked card stayed in the hand",
+                    card,
+                    point,
+                    page.evaluate(CLICK_STATE, [card, point["x"], point["y"]]),
+                )
+            ) from exc
         if check_pixels:
             page.wait_for_function(SETTLED, polling=50, timeout=30_000)
             # A bot's pishti on the card just played bursts over the pile (a flaky failure).
