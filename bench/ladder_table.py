@@ -8,14 +8,18 @@ python bench/ladder_table.py novice-random.json standard-novice.json expert-stan
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Any
 
 
-def interval(estimate: dict[str, float], digits: int) -> str:
-    """``value [low, high]`` with ``digits`` decimals."""
+def interval(estimate: dict[str, float | None], digits: int) -> str:
+    """``value [low, high]`` with ``digits`` decimals; a bound that is null in the
+    JSON (one duplicate match gives no interval) is ``-inf`` or ``inf``."""
     v, lo, hi = estimate["value"], estimate["low"], estimate["high"]
-    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    low = -math.inf if lo is None else lo
+    high = math.inf if hi is None else hi
+    return f"{v:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
 def row(run: dict[str, Any]) -> str:

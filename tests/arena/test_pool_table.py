@@ -66,3 +66,34 @@ def test_a_file_that_is_not_a_compare_run_is_one_line_and_no_table(tmp_path: Pat
         assert done.returncode == 1
         assert done.stdout == ""
         assert done.stderr.startswith(f"{tmp_path / name}: {message}")
+
+
+def test_one_duplicate_match_is_a_row_without_intervals(tmp_path: Path) -> None:
+    # One match gives no interval: JSON null bounds, printed as -inf and inf.
+    result = CliRunner().invoke(
+        app,
+        [
+            "arena", "novice", "miser", "--players", "2", "--matches", "1", "--target", "51",
+            "--seed", "4", "--compare", "random", "--results", str(tmp_path / "r.jsonl"), "--json",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    run = json.loads(result.stdout)
+    paired = run["a_less_reference"]["margin_per_deck"]
+    assert (paired["low"], paired["high"]) == (None, None)
+    assert (run["margin_per_deck"]["low"], run["margin_per_deck"]["high"]) == (None, None)
+    points = run["sides"][0]["points_per_deck"]  # a count: its floor, 0
+    assert (points["low"], points["high"]) == (0.0, None)
+    path = tmp_path / "miser-2p.json"
+    path.write_text(result.stdout)
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "pool_table.py"), str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    cells = [c.strip() for c in out[2].strip("|").split("|")]
+    assert cells[8] == f"{paired['value']:.2f} [-inf, inf]"
+    win = run["a_less_reference"]["win_rate"]
+    assert (win["low"], win["high"]) == (None, None)  # a mean over one pair
+    assert cells[9] == f"{win['value']:.3f} [-inf, inf]"

@@ -6,7 +6,14 @@ import math
 
 import pytest
 
-from pishti.arena.stats import Z95, mean_estimate, percentile, rate_estimate, ratio_estimate
+from pishti.arena.stats import (
+    Z95,
+    Estimate,
+    mean_estimate,
+    percentile,
+    rate_estimate,
+    ratio_estimate,
+)
 
 
 def test_mean_estimate_is_a_normal_interval() -> None:
@@ -15,7 +22,26 @@ def test_mean_estimate_is_a_normal_interval() -> None:
     half = Z95 * math.sqrt(2.0) / math.sqrt(2.0)
     assert est.low == pytest.approx(2.0 - half)
     assert est.high == pytest.approx(2.0 + half)
-    assert mean_estimate([4.0]) == mean_estimate([4.0, 4.0])
+    assert mean_estimate([4.0, 4.0]) == Estimate(4.0, 4.0, 4.0)  # no spread seen
+
+
+def test_one_unit_gives_no_interval_not_a_zero_width_one() -> None:
+    # One duplicate match printed "5.00 [5.00, 5.00]", as if the value were certain.
+    one = mean_estimate([4.0])
+    assert one == Estimate(4.0, -math.inf, math.inf)
+    assert one.text() == "4.00 [-inf, inf]"
+    assert one.as_json() == {"value": 4.0, "low": None, "high": None}
+    assert ratio_estimate([3.0], [2.0]) == Estimate(1.5, -math.inf, math.inf)
+    assert ratio_estimate([3.0], [2.0], floor=0.0) == Estimate(1.5, 0.0, math.inf)
+    assert ratio_estimate([3.0], [2.0], floor=0.0).as_json() == {
+        "value": 1.5,
+        "low": 0.0,
+        "high": None,
+    }
+    # The win rate keeps its Wilson interval on the pair's two games.
+    rate = rate_estimate([1.0])
+    assert rate.value == 1.0 and rate.high == 1.0
+    assert rate.low == pytest.approx(2 / (2 + Z95 * Z95))
 
 
 def test_ratio_estimate_uses_the_residuals_of_each_unit() -> None:

@@ -11,6 +11,11 @@ independent; the duplicate match (the pair) is the unit of every interval.
 - Points and pishtis per deck: a ratio (total over every game / decks over
   every game), with the delta-method interval of a ratio over pairs (the
   residuals ``x_i - R d_i`` give the spread), clipped at 0 for counts.
+
+One duplicate match gives no spread: the margins and the means then have no
+interval (``low`` is ``-inf``, or 0 for counts, and ``high`` is ``inf``), not
+a zero-width one that would look certain.  The win rate keeps its Wilson
+interval, on the pair's two games.
 """
 
 from __future__ import annotations
@@ -29,27 +34,39 @@ Z95 = 1.959964
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """A value with its 95% confidence interval ``[low, high]``."""
+    """A value with its 95% confidence interval ``[low, high]``; a bound is
+    infinite when the data give none (one duplicate match, module doc)."""
 
     value: float
     low: float
     high: float
 
-    def as_json(self, digits: int = 4) -> dict[str, float]:
-        """``{"value", "low", "high"}`` rounded to ``digits`` decimals."""
+    def as_json(self, digits: int = 4) -> dict[str, float | None]:
+        """``{"value", "low", "high"}`` rounded to ``digits`` decimals; an infinite
+        bound is ``None`` (JSON's null: JSON has no infinity)."""
         return {
             "value": round(self.value, digits),
-            "low": round(self.low, digits),
-            "high": round(self.high, digits),
+            "low": _bound(self.low, digits),
+            "high": _bound(self.high, digits),
         }
 
     def text(self, digits: int = 2) -> str:
-        """E.g. ``"5.21 [4.80, 5.62]"``."""
+        """E.g. ``"5.21 [4.80, 5.62]"``, or ``"5.21 [-inf, inf]"`` without an interval."""
         return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
 
 
+def _bound(bound: float, digits: int) -> float | None:
+    return round(bound, digits) if math.isfinite(bound) else None
+
+
+def no_interval(value: float, floor: float | None = None) -> Estimate:
+    """``value`` with no interval: ``[-inf, inf]``, or ``[floor, inf]`` (module doc)."""
+    return Estimate(value, -math.inf if floor is None else floor, math.inf)
+
+
 def mean_estimate(values: Sequence[float]) -> Estimate:
-    """The mean of ``values`` with a normal-approximation 95% interval.
+    """The mean of ``values`` with a normal-approximation 95% interval (none for
+    a single value: ``[-inf, inf]``).
 
     Raises:
         ValueError: ``values`` is empty.
@@ -58,7 +75,7 @@ def mean_estimate(values: Sequence[float]) -> Estimate:
         raise ValueError("no values")
     mean = statistics.fmean(values)
     if len(values) < 2:
-        return Estimate(mean, mean, mean)
+        return no_interval(mean)
     half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
     return Estimate(mean, mean - half, mean + half)
 
@@ -92,6 +109,7 @@ def ratio_estimate(
 
     Each ``(numerator, denominator)`` is one independent unit (a duplicate
     match); ``floor``, when given, clips the interval's low end (0 for counts).
+    A single unit gives no interval: ``[-inf, inf]`` (``[floor, inf]``).
 
     Raises:
         ValueError: no units, or the denominators sum to 0.
@@ -104,7 +122,7 @@ def ratio_estimate(
         raise ValueError("the denominators sum to 0")
     ratio = sum(numerators) / total
     if n < 2:
-        return Estimate(ratio, ratio, ratio)
+        return no_interval(ratio, floor)
     residuals = [x - ratio * d for x, d in zip(numerators, denominators, strict=True)]
     mean_d = total / n
     half = Z95 * statistics.stdev(residuals) / (mean_d * math.sqrt(n))
@@ -261,7 +279,7 @@ def paired_difference(pairs: Sequence[PairResult]) -> dict[str, Estimate]:
     ratio_c = sum(r[2] for r in rows) / deck_c
     value = ratio_a - ratio_c
     if n < 2:
-        margin = Estimate(value, value, value)
+        margin = no_interval(value)
     else:
         influence = [
             (m_a - ratio_a * d_a) / (deck_a / n) - (m_c - ratio_c * d_c) / (deck_c / n)
