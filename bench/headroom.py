@@ -27,13 +27,14 @@ closest to ``grabber``; ``--prior level`` for the level's own), and its model
 learns from the plays as at a table.  Usage::
 
     python bench/headroom.py WAY [--players 2|4] [--matches 100] [--target 51|101|151]
-                                 [--seed 1401] [--prior opportunist|level]
+                                 [--seed 1401] [--prior opportunist|level] [--samples 128]
 
 It prints, in points per deck with 95% intervals, the told expert's points
 less ``grabber``'s, the standard bot's less ``grabber``'s on the same deals,
 and the first less the second, paired over the duplicate matches.  The
 expert plays 2 games a duplicate match (100 matches: 10 to 20 minutes on one
-core).
+core; ``--samples`` gives the search fewer sampled decks a move than the level's
+128, for a quick look).
 """
 
 from __future__ import annotations
