@@ -12,6 +12,14 @@ from pishti.bots import expert, make_bot
 from pishti.bots.determinize import Determinizer, systematic_resample
 from pishti.bots.expert import ExpertBot, pick_card
 from pishti.bots.knowledge import Knowledge, unseen_cards
+from pishti.bots.opponents import (
+    GREEDY,
+    OPPORTUNIST,
+    RANDOM,
+    STANDARD,
+    greedy_policy,
+    opportunist_capture,
+)
 from pishti.bots.playout import (
     clone_deck,
     deck_margin,
@@ -179,6 +187,47 @@ def test_solve_matches_a_brute_force_search(players: int, left: int) -> None:
             assert solve(clone_deck(deck), team) == _brute_force(deck, team)
 
 
+def _brute_force_by_policies(deck: Deck, team: int, policies: list[int]) -> float:
+    # Every card of every hand tried, no pruning: the team at its best; the
+    # other team at its best (standard), by its rule (greedy, an
+    # opportunist's capture) or as the mean of its hand (random, an
+    # opportunist with no capture).
+    if deck.over:
+        return deck_margin(deck, team)
+    seat = deck.to_play
+    hand = deck.hands[seat]
+    values = []
+    for card in hand:
+        child = clone_deck(deck)
+        child.play(card)
+        values.append(_brute_force_by_policies(child, team, policies))
+    if seat & 1 == team or policies[seat] == STANDARD:
+        return max(values) if seat & 1 == team else min(values)
+    top = deck.pile[-1] if deck.pile else None
+    if policies[seat] == GREEDY:
+        return values[hand.index(greedy_policy(hand, top))]
+    take = opportunist_capture(hand, top) if policies[seat] == OPPORTUNIST else None
+    if take is not None:
+        return values[hand.index(take)]
+    return sum(values) / len(values)
+
+
+@pytest.mark.parametrize(("players", "left"), [(4, 8), (4, 6), (2, 6), (2, 5)])
+def test_solve_by_policies_matches_a_brute_force_search(players: int, left: int) -> None:
+    rng = random.Random(players * 100 + left)
+    differ = 0
+    for seed in range(6):
+        deck = _position(seed, 48 - left, players).deck
+        for team in (0, 1):
+            policies = [rng.choice((GREEDY, RANDOM, OPPORTUNIST)) for _ in range(players)]
+            if players == 4:  # one seat of the other team at its best
+                policies[1 - team + 2 * rng.randrange(2)] = STANDARD
+            value = solve(clone_deck(deck), team, policies=policies)
+            assert value == pytest.approx(_brute_force_by_policies(deck, team, policies), abs=1e-9)
+            differ += value != solve(clone_deck(deck), team)
+    assert differ >= 2  # the policies do change values
+
+
 def test_distinct_cards_keeps_one_card_per_rank_and_points() -> None:
     hand = parse_cards(["7C", "7H", "TD", "TS", "AC", "AS"])
     # 7C and 7H play alike, and so do the aces; TD (3 points) differs from TS.
@@ -208,6 +257,33 @@ def test_expert_is_legal_and_reproducible_from_its_seed() -> None:
         assert card in view.legal_cards
         assert ExpertBot(5, samples=16).choose(view) == card
         assert first.choose(view) == card  # no hidden state carried between calls
+
+
+def test_an_exact_endgame_can_play_the_other_team_by_the_model() -> None:
+    # Against grabber (read as playing at random), at the 38th card of the
+    # first deck of this match, the level (both teams at their best in the
+    # exact endgame) plays 8H; the same expert playing the other team by the
+    # model's policies there keeps the default, 7H.
+    match = Match(4, 101, seed=5)
+    level, by_model = ExpertBot(3), ExpertBot(3, model_endgame=(4,))
+    others = [make_bot("grabber", s) for s in range(4)]
+    while len(match.deck.plays) < 37:
+        seat = match.to_play
+        assert seat is not None
+        view = seat_view(match, seat)
+        bot = others[seat] if seat else level
+        card = bot.choose(view)
+        if seat == 0:
+            by_model.choose(view)  # the same model of the match
+        match.play(card)
+    view = seat_view(match, 0)
+    assert view.stock_size == 0
+    assert card_text(level.choose(view)) == "8H"
+    assert card_text(by_model.choose(view)) == "7H"
+    assert level.last_search[0] == by_model.last_search[0] == 48  # 48 decks solved
+    assert level.model is not None and by_model.model is not None
+    assert level.model.weights(1) == by_model.model.weights(1)
+    assert max(level.model.weights(1)) == level.model.weights(1)[RANDOM]
 
 
 def test_expert_plays_an_obvious_card_without_searching() -> None:

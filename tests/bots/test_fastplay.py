@@ -80,13 +80,16 @@ def test_a_fast_playout_refuses_a_card_not_in_hand() -> None:
         )
 
 
-@pytest.mark.parametrize(("players", "seed", "opponent"), [(2, 8, "standard"), (4, 3, "grabber")])
+@pytest.mark.parametrize(
+    ("players", "seed", "opponent", "model_endgame"),
+    [(2, 8, "standard", ()), (4, 3, "grabber", ()), (4, 3, "grabber", (4,))],
+)
 def test_the_fast_expert_chooses_as_the_reference_expert(
-    players: int, seed: int, opponent: str
+    players: int, seed: int, opponent: str, model_endgame: tuple[int, ...]
 ) -> None:
     match = Match(players, 101, seed=seed)
-    fast = ExpertBot(3)
-    reference = ExpertBot(3, fast=False)
+    fast = ExpertBot(3, model_endgame=model_endgame)
+    reference = ExpertBot(3, fast=False, model_endgame=model_endgame)
     others = [make_bot(opponent, s) for s in range(players)]
     chosen = []
     while match.deck_number == 0:
@@ -117,7 +120,7 @@ def test_the_fast_expert_chooses_as_the_reference_expert(
 
 @pytest.mark.parametrize(("players", "left"), [(4, 11), (4, 8), (4, 5), (2, 8), (2, 6), (2, 3)])
 def test_fast_solve_finds_the_reference_solves_value(players: int, left: int) -> None:
-    found = []
+    found: list[float] = []
     for seed in range(6):
         match = Match(players, 101, seed=seed)
         bot = make_bot("random", seed)
@@ -128,12 +131,16 @@ def test_fast_solve_finds_the_reference_solves_value(players: int, left: int) ->
         deck = match.deck
         before = deck.plays[:]
         for team in (0, 1):
+            policies = [(seed + team + s) % 4 for s in range(players)]
             for card in distinct_cards(deck.hands[deck.to_play]):
                 child = clone_deck(deck)
                 child.play(card)
                 value = fast_solve(deck, card, team)
                 assert value == solve(child, team)
                 found.append(value)
+                # The other team by policies (random ones as means): the same floats.
+                value = fast_solve(deck, card, team, policies)
+                assert value == solve(clone_deck(child), team, policies=policies)
         assert deck.plays == before
     assert len(set(found)) > 3  # positions of different values
 

@@ -36,7 +36,11 @@ policy everywhere), for study.
 When the stock is empty and few cards remain (the product of the hands'
 factorials at most ``endgame_leaves``) each sampled deck is instead solved
 exactly (:func:`~pishti.bots.playout.solve`: both teams at their best), and
-the card with the best mean is played (the default on ties).
+the card with the best mean is played (the default on ties).  For study, at a
+count of players in ``model_endgame`` (none in the level,
+:data:`MODEL_ENDGAME`) each seat of the other team plays there a policy drawn
+from its weights, as in the playouts (``standard`` at its best, the others by
+their rule, a random card as the mean over its hand).
 
 The budget per move is ``samples`` sampled decks (``endgame_samples`` in an
 exact endgame), and optionally ``time_limit`` seconds after which no further
@@ -82,6 +86,9 @@ ENDGAME_LEAVES = 600
 """Solve exactly when the product of the hand sizes' factorials is at most this."""
 ENDGAME_SAMPLES = 48
 """Sampled decks per move in an exact endgame."""
+MODEL_ENDGAME: tuple[int, ...] = ()
+"""Counts of players at which the exact endgame plays the other team by the
+opponent model (module doc; none in the level, measured and not kept)."""
 HORIZON: int | None = None
 """Playouts stop this many plays after the current deal (None: at the deck's end)."""
 PROPOSALS = 4
@@ -162,6 +169,10 @@ class ExpertBot:
             the defaults; ``time_limit`` in seconds on ``clock``, ``"wall"`` or
             ``"cpu"``).
         adaptive: whether it learns how the other seats play (module doc).
+        model_endgame: the counts of players at which the exact endgame plays
+            the other team by policies drawn from the model
+            (:data:`MODEL_ENDGAME`; module doc); no effect with
+            ``adaptive=False``.
         prior: the opponent model's prior weight of each policy
             (:data:`~pishti.bots.opponents.PRIOR` by default).
         temperature: how the model judges plays against the standard policy
@@ -198,6 +209,7 @@ class ExpertBot:
         horizon: int | None = HORIZON,
         obvious: float = OBVIOUS,
         adaptive: bool = True,
+        model_endgame: Sequence[int] = MODEL_ENDGAME,
         prior: Sequence[float] = PRIOR,
         temperature: float | None = TEMPERATURE,
         floor: float = FLOOR,
@@ -233,6 +245,7 @@ class ExpertBot:
         self.horizon = horizon
         self.obvious = obvious
         self.adaptive = adaptive
+        self.model_endgame = tuple(model_endgame)
         self.prior = tuple(prior)
         self.temperature = temperature
         self.floor = floor
@@ -376,8 +389,10 @@ class ExpertBot:
     ) -> Card:
         """Play the card with the best mean exact value over sampled decks
         (``endgame_samples`` of them, or fewer when the time limit, counted
-        from ``start`` on the bot's clock, passes)."""
+        from ``start`` on the bot's clock, passes); the other team by the
+        model's policies at a count of players in ``model_endgame``."""
         team = view.team
+        model = self.model if view.players in self.model_endgame else None
         values: dict[Card, list[float]] = {c: [] for c in candidates}
         fast = self.fast
         limit = self.time_limit
@@ -387,13 +402,18 @@ class ExpertBot:
             self._placements(determinizer, rng, self.endgame_samples), start=1
         ):
             deck = determinizer.build(placement)
+            policies = None
+            if model is not None:
+                policies = [
+                    STANDARD if s & 1 == team else model.draw(s, rng) for s in range(view.players)
+                ]
             for card in candidates:
                 if fast:
-                    values[card].append(fast_solve(deck, card, team))
+                    values[card].append(fast_solve(deck, card, team, policies))
                 else:
                     child = clone_deck(deck)
                     child.play(card)
-                    values[card].append(solve(child, team))
+                    values[card].append(solve(child, team, policies=policies))
             if limit is not None and used >= MIN_SAMPLES and clock() - start > limit:
                 break
         card, gain, se = pick_card(values, default, 0.0)

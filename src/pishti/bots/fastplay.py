@@ -43,7 +43,14 @@ from pathlib import Path
 from types import ModuleType
 
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import GREEDY, OPPORTUNIST, POLICIES, STANDARD, greedy_policy
+from pishti.bots.opponents import (
+    GREEDY,
+    OPPORTUNIST,
+    POLICIES,
+    STANDARD,
+    greedy_policy,
+    opportunist_capture,
+)
 from pishti.bots.playout import most_cards_chance
 from pishti.bots.standard import HOLD_CHANCE, TACTICS
 from pishti.engine.cards import CARD_POINTS, Card
@@ -370,11 +377,12 @@ def playout_differences(seed: int, count: int, players: int) -> list[str]:
     return out
 
 
-def fast_solve(deck: Deck, first: Card, team: int) -> int:
+def fast_solve(deck: Deck, first: Card, team: int, policies: Sequence[int] | None = None) -> float:
     """Play ``first`` for the seat to play, then return the exact value of the
-    rest of ``deck`` for ``team`` when every seat plays its best: what
+    rest of ``deck`` for ``team`` when its seats play their best and the other
+    seats theirs, or the policies given: what
     :func:`~pishti.bots.playout.solve` returns for a copy of ``deck`` after
-    ``first`` (``deck`` is left as it was).
+    ``first`` with the same ``policies`` (``deck`` is left as it was).
 
     The same alpha-beta search over the cards that play differently
     (:func:`~pishti.bots.playout.distinct_cards`), on one state that every
@@ -384,6 +392,16 @@ def fast_solve(deck: Deck, first: Card, team: int) -> int:
     R4.5), the last pile to the last team to capture (R5.1) and the count
     (R5.2, R5.3).
 
+    A seat playing ``random`` (or ``opportunist`` with no capture) is a mean
+    over every card of its hand, each searched in full, in the hand's order
+    as ``solve`` takes them, so the floats are the same.
+
+    Args:
+        policies: per seat, an index of :data:`~pishti.bots.opponents.POLICIES`
+            for the other team's seats (``team``'s entries are not used), or
+            None: every seat at its best.
+    Returns:
+        The value in points (a whole number without ``policies``).
     Raises:
         ValueError: cards are still to be dealt (solve the last deal only),
             or ``first`` is not in the hand of the seat to play.
@@ -412,7 +430,7 @@ def fast_solve(deck: Deck, first: Card, team: int) -> int:
     if first not in hands[seat]:
         raise ValueError(f"seat {seat} does not hold card {first}")
 
-    def search(seat: int, played: int, alpha: int, beta: int) -> int:
+    def search(seat: int, played: int, alpha: float, beta: float) -> float:
         nonlocal pile, pile_all, score, last
         if played == 48:  # R5.1: the pile to the last team to capture; R5.2, R5.3
             assert last is not None
@@ -423,7 +441,22 @@ def fast_solve(deck: Deck, first: Card, team: int) -> int:
         hand = hands[seat]
         following = seat + 1 if seat + 1 < players else 0
         maximize = seat & 1 == team
-        best = -1_000_000 if maximize else 1_000_000
+        policy = STANDARD if maximize or policies is None else policies[seat]
+        if policy != STANDARD:  # the other team's seat by its policy (solve)
+            top = pile[-1] if pile else -1
+            forced = -1
+            if policy == GREEDY:
+                forced = greedy_policy(hand, top if top >= 0 else None)
+            elif policy == OPPORTUNIST and top >= 0:
+                take = opportunist_capture(hand, top)
+                forced = -1 if take is None else take
+            if forced >= 0:
+                return move(seat, forced, played, following, alpha, beta)
+            total = 0.0
+            for card in hand[:]:  # every card alike, each searched in full
+                total += move(seat, card, played, following, -1e9, 1e9)
+            return total / len(hand)
+        best = -1_000_000.0 if maximize else 1_000_000.0
         keys = 0  # the (rank, card points) already tried, as bits
         for card in sorted(hand):
             key = 1 << ((card >> 2) * 4 + points_of[card])
@@ -446,7 +479,9 @@ def fast_solve(deck: Deck, first: Card, team: int) -> int:
                         break
         return best
 
-    def move(seat: int, card: Card, played: int, following: int, alpha: int, beta: int) -> int:
+    def move(
+        seat: int, card: Card, played: int, following: int, alpha: float, beta: float
+    ) -> float:
         nonlocal pile, pile_all, score, last
         hand = hands[seat]
         at = hand.index(card)
@@ -479,7 +514,7 @@ def fast_solve(deck: Deck, first: Card, team: int) -> int:
         return value
 
     following = seat + 1 if seat + 1 < players else 0
-    return move(seat, first, len(deck.plays), following, -1_000_000_000, 1_000_000_000)
+    return move(seat, first, len(deck.plays), following, -1e9, 1e9)
 
 
 PURE = (fast_playout, fast_solve)

@@ -3,8 +3,9 @@
 Every card is played through :meth:`Deck.play`, the one implementation of the
 rules; this module only copies decks and chooses cards.  A playout plays the
 rest of the deck with the standard policy (:func:`standard_card`) at every
-seat; :func:`solve` plays it out exactly (both teams at their best) when few
-cards remain.  Values are the deck's points of one team less the other's (R5.2).
+seat; :func:`solve` plays it out exactly (both teams at their best, or the
+other team by given policies) when few cards remain.  Values are the deck's
+points of one team less the other's (R5.2).
 """
 
 from __future__ import annotations
@@ -168,25 +169,64 @@ def distinct_cards(hand: list[Card] | tuple[Card, ...]) -> list[Card]:
     return out
 
 
-def solve(deck: Deck, team: int, alpha: float = -1e9, beta: float = 1e9) -> int:
-    """The exact value of ``deck`` for ``team`` when every seat plays its best.
+def solve(
+    deck: Deck,
+    team: int,
+    alpha: float = -1e9,
+    beta: float = 1e9,
+    policies: Sequence[int] | None = None,
+) -> float:
+    """The exact value of ``deck`` for ``team``: its seats at their best, the
+    other seats at theirs or by the policies given.
 
     Every hand is known (a sampled deck); ``team``'s seats maximize its deck
-    points less the other team's, the other seats minimize it (alpha-beta).
-    The cost grows with the product of the hand sizes' factorials: keep it
-    to the last few cards of a deck.
+    points less the other team's (R5.2).  The other seats minimize it
+    (alpha-beta), unless ``policies`` gives a seat of the other team a policy
+    of :data:`~pishti.bots.opponents.POLICIES` to play by: ``greedy`` plays
+    :func:`~pishti.bots.opponents.greedy_policy`'s card, ``random`` each card
+    of its hand alike (the value is their mean), ``opportunist`` its capture
+    (:func:`~pishti.bots.opponents.opportunist_capture`), else each card
+    alike; ``standard`` plays at its best, as without ``policies``.  The
+    cost grows with the product of the hand sizes' factorials: keep it to
+    the last few cards of a deck.
+
+    Args:
+        policies: per seat, an index of :data:`~pishti.bots.opponents.POLICIES`
+            (the entries of ``team``'s seats are not used), or None.
+    Returns:
+        The value in points; a whole number without ``policies``, a mean
+        over the cards of the seats playing alike otherwise.
     """
     if deck.counts is not None:
         counts = deck.counts
         return counts[team].points - counts[1 - team].points
     seat = deck.to_play
-    cards = distinct_cards(deck.hands[seat])
-    if seat & 1 == team:
-        best = -1_000_000
+    hand = deck.hands[seat]
+    maximize = seat & 1 == team
+    policy = STANDARD if maximize or policies is None else policies[seat]
+    if policy != STANDARD:
+        top = deck.pile[-1] if deck.pile else None
+        if policy == GREEDY:
+            forced: Card | None = greedy_policy(hand, top)
+        else:
+            forced = opportunist_capture(hand, top) if policy == OPPORTUNIST else None
+        if forced is not None:
+            child = clone_deck(deck)
+            child.play(forced)
+            return solve(child, team, alpha, beta, policies)
+        total = 0.0
+        for card in hand:  # every card alike, each searched in full
+            child = clone_deck(deck)
+            child.play(card)
+            total += solve(child, team, -1e9, 1e9, policies)
+        return total / len(hand)
+    cards = distinct_cards(hand)
+    if maximize:
+        best: float = -1_000_000
         for card in cards:
             child = clone_deck(deck)
             child.play(card)
-            value = solve(child, team, alpha, beta)
+            value = solve(child, team, alpha, beta, policies)
             if value > best:
                 best = value
                 if best > alpha:
@@ -198,7 +238,7 @@ def solve(deck: Deck, team: int, alpha: float = -1e9, beta: float = 1e9) -> int:
     for card in cards:
         child = clone_deck(deck)
         child.play(card)
-        value = solve(child, team, alpha, beta)
+        value = solve(child, team, alpha, beta, policies)
         if value < best:
             best = value
             if best < beta:
