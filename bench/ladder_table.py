@@ -38,16 +38,43 @@ def row(run: dict[str, Any]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def main() -> None:
+def load(path: str) -> dict[str, Any]:
+    """The ``--json`` output of one ``pishti arena`` run.
+
+    Raises:
+        SystemExit: with one line naming the file, when it cannot be read, is
+            not JSON, or is not an arena run's figures (no ``sides``).
+    """
+    try:
+        with open(path) as f:
+            run = json.load(f)
+    except OSError as exc:
+        raise SystemExit(f"{path}: cannot be read ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        what = f"{exc.msg}, line {exc.lineno}"
+        raise SystemExit(f"{path}: not the JSON of one arena run ({what})") from None
+    if not isinstance(run, dict) or "sides" not in run:
+        raise SystemExit(f"{path}: not the output of `pishti arena ... --json`")
+    return run
+
+
+def main(paths: list[str]) -> None:
+    """Print the header and one row per file of ``paths``, in their order.
+
+    Raises:
+        SystemExit: no file named, or a file :func:`load` refuses (nothing printed).
+    """
+    if not paths:
+        raise SystemExit("usage: .venv/bin/python bench/ladder_table.py RUN.json [RUN.json ...]")
+    runs = [load(path) for path in paths]
     print(
         "| A vs B | players | duplicate matches | A's match win rate | A - B points per deck"
         " | points per deck, A / B | pishtis per deck, A / B | A's median ms per move |"
     )
     print("|---|---|---|---|---|---|---|---|")
-    for path in sys.argv[1:]:
-        with open(path) as f:
-            print(row(json.load(f)))
+    for run in runs:
+        print(row(run))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -16,11 +16,11 @@ per move, wall-clock and CPU, in milliseconds.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 from ladder_table import interval
+from ladder_table import load as load_run
 from pishti.bots.baselines import HELD_OUT
 
 HEADER = (
@@ -49,8 +49,8 @@ def row(run: dict[str, Any]) -> str:
         interval(ref["margin_per_deck"], 2),
         interval(paired["margin_per_deck"], 2),
         interval(paired["win_rate"], 3),
-        f"{a['median_move_ms']:.0f} / {a['p95_move_ms']:.0f}",
-        f"{a['median_move_cpu_ms']:.0f} / {a['p95_move_cpu_ms']:.0f}",
+        f"{milliseconds(a['median_move_ms'])} / {milliseconds(a['p95_move_ms'])}",
+        f"{milliseconds(a['median_move_cpu_ms'])} / {milliseconds(a['p95_move_cpu_ms'])}",
     ]
     return "| " + " | ".join(cells) + " |"
 
@@ -62,17 +62,16 @@ def load(path: str) -> dict[str, Any]:
         SystemExit: with one line naming the file, when it cannot be read, is
             not JSON, or holds no reference figures (a run without ``--compare``).
     """
-    try:
-        with open(path) as f:
-            run = json.load(f)
-    except OSError as exc:
-        raise SystemExit(f"{path}: cannot be read ({exc.strerror})") from None
-    except json.JSONDecodeError as exc:
-        what = f"{exc.msg}, line {exc.lineno}"
-        raise SystemExit(f"{path}: not the JSON of one arena run ({what})") from None
-    if not isinstance(run, dict) or "a_less_reference" not in run:
+    run = load_run(path)
+    if "a_less_reference" not in run:
         raise SystemExit(f"{path}: not a `pishti arena ... --compare C --json` run")
     return run
+
+
+def milliseconds(value: float) -> str:
+    """Milliseconds for the table: whole above 10, else two significant
+    digits (a fast bot's 0.037 ms is not 0)."""
+    return f"{value:.0f}" if value >= 10 else f"{value:.2g}"
 
 
 def main(paths: list[str]) -> None:

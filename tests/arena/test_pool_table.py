@@ -58,8 +58,55 @@ def test_a_row_holds_the_runs_figures(tmp_path: Path) -> None:
     assert cells[:4] == ["miser (held out)", "2", "51", f"3 ({run['decks']} decks)"]
     assert cells[5] == f"{win['value']:.3f} [{win['low']:.3f}, {win['high']:.3f}]"
     assert cells[8] == f"{paired['value']:.2f} [{paired['low']:.2f}, {paired['high']:.2f}]"
-    assert cells[10] == f"{a['median_move_ms']:.0f} / {a['p95_move_ms']:.0f}"
+    # novice's moves take well under 10 ms: two significant digits, not "0 / 0"
+    assert a["p95_move_ms"] < 10
+    assert cells[10] == f"{a['median_move_ms']:.2g} / {a['p95_move_ms']:.2g}"
+    assert cells[10] != "0 / 0"
     assert len(cells) == 12
+
+
+def test_milliseconds_are_whole_from_ten_and_two_digits_below() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from pool_table import milliseconds
+    finally:
+        sys.path.remove(str(BENCH))
+    assert [milliseconds(v) for v in (82.77, 10.0, 9.96, 0.0372, 0.0)] == [
+        "83", "10", "10", "0.037", "0"
+    ]  # fmt: skip
+
+
+def test_the_ladder_table_reads_a_run_and_refuses_other_files(tmp_path: Path) -> None:
+    # A missing or broken file gave a raw traceback after the header.
+    run, path = _compare_run(tmp_path, 2)
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "ladder_table.py"), str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert len(out) == 3
+    cells = _cells(out[2])
+    margin = run["margin_per_deck"]
+    assert cells[:2] == ["novice vs miser", "2"]
+    assert cells[4] == f"{margin['value']:.2f} [{margin['low']:.2f}, {margin['high']:.2f}]"
+    (tmp_path / "broken.json").write_text("[1,")
+    (tmp_path / "list.json").write_text("[1, 2]")
+    for args, message in [
+        (["broken.json"], "broken.json: not the JSON of one arena run (Expecting value"),
+        (["list.json"], "list.json: not the output of `pishti arena ... --json`"),
+        (["missing.json"], "missing.json: cannot be read (No such file or directory)"),
+        ([], "usage: .venv/bin/python bench/ladder_table.py RUN.json"),
+    ]:
+        done = subprocess.run(
+            [sys.executable, str(BENCH / "ladder_table.py"), *[str(tmp_path / a) for a in args]],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 1
+        assert done.stdout == ""
+        assert message in done.stderr
+        assert "Traceback" not in done.stderr
 
 
 def test_a_file_that_is_not_a_compare_run_is_one_line_and_no_table(tmp_path: Path) -> None:
