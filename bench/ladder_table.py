@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -53,9 +54,35 @@ def load(path: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         what = f"{exc.msg}, line {exc.lineno}"
         raise SystemExit(f"{path}: not the JSON of one arena run ({what})") from None
+    except UnicodeDecodeError:
+        raise SystemExit(f"{path}: not the JSON of one arena run (not UTF-8 text)") from None
     if not isinstance(run, dict) or "sides" not in run:
         raise SystemExit(f"{path}: not the output of `pishti arena ... --json`")
     return run
+
+
+def rows(
+    paths: list[str],
+    make: Callable[[dict[str, Any]], str],
+    kind: str,
+    read: Callable[[str], dict[str, Any]] = load,
+) -> list[str]:
+    """The table row ``make`` gives for each file's run as ``read`` reads it
+    (:func:`load` by default), all before any is printed.
+
+    Raises:
+        SystemExit: with one line naming the file, when ``read`` refuses it
+            or its figures are not of the shape ``make`` reads (``kind`` names
+            the command that writes them).
+    """
+    out = []
+    for path in paths:
+        run = read(path)
+        try:
+            out.append(make(run))
+        except (KeyError, TypeError, ValueError, IndexError):
+            raise SystemExit(f"{path}: not the output of `{kind}`") from None
+    return out
 
 
 def main(paths: list[str]) -> None:
@@ -66,14 +93,14 @@ def main(paths: list[str]) -> None:
     """
     if not paths:
         raise SystemExit("usage: .venv/bin/python bench/ladder_table.py RUN.json [RUN.json ...]")
-    runs = [load(path) for path in paths]
+    lines = rows(paths, row, "pishti arena ... --json")
     print(
         "| A vs B | players | duplicate matches | A's match win rate | A - B points per deck"
         " | points per deck, A / B | pishtis per deck, A / B | A's median ms per move |"
     )
     print("|---|---|---|---|---|---|---|---|")
-    for run in runs:
-        print(row(run))
+    for line in lines:
+        print(line)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ladder_table import interval
+from ladder_table import interval, rows
 from ladder_table import load as load_run
 from pishti.bots.baselines import HELD_OUT
 
@@ -82,11 +82,11 @@ def main(paths: list[str]) -> None:
     """
     if not paths:
         raise SystemExit("usage: .venv/bin/python bench/pool_table.py RUN.json [RUN.json ...]")
-    runs = [load(path) for path in paths]
+    lines = rows(paths, row, "pishti arena ... --compare C --json", load)
     print(HEADER)
     print("|" + "---|" * 12)
-    for run in runs:
-        print(row(run))
+    for line in lines:
+        print(line)
 
 
 if __name__ == "__main__":

@@ -92,9 +92,14 @@ def test_the_ladder_table_reads_a_run_and_refuses_other_files(tmp_path: Path) ->
     assert cells[4] == f"{margin['value']:.2f} [{margin['low']:.2f}, {margin['high']:.2f}]"
     (tmp_path / "broken.json").write_text("[1,")
     (tmp_path / "list.json").write_text("[1, 2]")
+    (tmp_path / "shape.json").write_text('{"sides": 1}')
+    (tmp_path / "latin1.json").write_bytes(b"\xff\xfe{}")
     for args, message in [
         (["broken.json"], "broken.json: not the JSON of one arena run (Expecting value"),
         (["list.json"], "list.json: not the output of `pishti arena ... --json`"),
+        # A wrong shape after a good file: still no header, no row, no traceback.
+        (["miser-2p.json", "shape.json"], "shape.json: not the output of `pishti arena"),
+        (["latin1.json"], "latin1.json: not the JSON of one arena run (not UTF-8 text)"),
         (["missing.json"], "missing.json: cannot be read (No such file or directory)"),
         ([], "usage: .venv/bin/python bench/ladder_table.py RUN.json"),
     ]:
@@ -117,8 +122,10 @@ def test_a_file_that_is_not_a_compare_run_is_one_line_and_no_table(tmp_path: Pat
     )  # fmt: skip
     (tmp_path / "plain.json").write_text(plain.stdout)
     (tmp_path / "broken.json").write_text("{")
+    (tmp_path / "shape.json").write_text('{"sides": [{}, {}], "a_less_reference": {}}')
     for name, message in [
         ("plain.json", "not a `pishti arena ... --compare C --json` run"),
+        ("shape.json", "not the output of `pishti arena ... --compare C --json`"),
         ("broken.json", "not the JSON of one arena run (Expecting property name"),
         ("missing.json", "cannot be read (No such file or directory)"),
     ]:

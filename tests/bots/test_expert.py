@@ -306,6 +306,14 @@ def test_expert_refuses_a_budget_of_nothing() -> None:
         ExpertBot(1, time_limit=0.0)
 
 
+def test_expert_refuses_a_model_endgame_that_is_not_counts_of_players() -> None:
+    for bad in [None, 4, True, "4", ("4",), (3,), (4.0,)]:
+        with pytest.raises(ValueError, match="model_endgame must be counts of players"):
+            ExpertBot(1, model_endgame=bad)  # type: ignore[arg-type]
+    assert ExpertBot(1).model_endgame == ()
+    assert ExpertBot(1, model_endgame=[4, 2]).model_endgame == (4, 2)
+
+
 def test_expert_time_limit_stops_the_search() -> None:
     match = _position(2, 1)
     seat = match.to_play

@@ -224,7 +224,8 @@ class ExpertBot:
                 ``"wall"`` and ``"cpu"``, a ``prior`` that does not give a
                 weight of at least 0 to each policy, some above 0, a
                 ``temperature`` that is neither None nor a finite number above 0,
-                a ``floor`` outside [0, 1) or an ``opportunist_epsilon`` outside (0, 1].
+                a ``floor`` outside [0, 1), an ``opportunist_epsilon`` outside (0, 1]
+                or a ``model_endgame`` that is not a sequence of 2s and 4s.
         """
         if samples < 1 or endgame_samples < 1 or proposals < 1:
             raise ValueError("an expert needs at least one sample per move")
@@ -232,6 +233,12 @@ class ExpertBot:
             raise ValueError(f"time_limit must be positive seconds, not {time_limit!r}")
         if clock not in CLOCKS:
             raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
+        if not isinstance(model_endgame, Sequence) or any(
+            type(n) is not int or n not in (2, 4) for n in model_endgame
+        ):
+            raise ValueError(
+                f"model_endgame must be counts of players (2, 4), not {model_endgame!r}"
+            )
         # Raises ValueError on a bad prior, temperature, floor or epsilon.
         OpponentModel(2, prior, temperature, floor, opportunist_epsilon)
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
