@@ -150,5 +150,6 @@ def test_one_duplicate_match_is_a_row_without_intervals(tmp_path: Path) -> None:
     cells = _cells(_table(path)[2])
     assert cells[8] == f"{paired['value']:.2f} [-inf, inf]"
     win = run["a_less_reference"]["win_rate"]
-    assert (win["low"], win["high"]) == (None, None)  # a mean over one pair
-    assert cells[9] == f"{win['value']:.3f} [-inf, inf]"
+    # A difference of two win rates over one pair: no interval but its range.
+    assert (win["low"], win["high"]) == (-1.0, 1.0)
+    assert cells[9] == f"{win['value']:.3f} [-1.000, 1.000]"

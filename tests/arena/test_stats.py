@@ -91,6 +91,11 @@ def test_the_paired_difference_of_two_margins_per_deck() -> None:
     # Win rates per pair: A 0.5, 1.0, 0.5; C 0.5, 0.5, 0.5: differences 0, 0.5, 0.
     assert abs(out["win_rate"].value - 1 / 6) < 1e-12
     assert out["margin_per_deck"].low < out["margin_per_deck"].value < out["margin_per_deck"].high
+    # One pair: the margin has no interval, the win-rate difference its range.
+    one = paired_difference(compared[1:2])
+    assert one["margin_per_deck"] == Estimate(52 / 8 - 5 / 8, -math.inf, math.inf)
+    assert one["win_rate"] == Estimate(0.5, -1.0, 1.0)
+    assert one["win_rate"].text(3) == "0.500 [-1.000, 1.000]"
 
 
 def test_percentile_is_the_nearest_rank() -> None:

@@ -250,7 +250,8 @@ def paired_difference(pairs: Sequence[PairResult]) -> dict[str, Estimate]:
     deck over side B less C's margin per deck over side B (a difference of
     two ratios, with the delta-method interval over pairs, the two ratios'
     residuals taken together since they share the deals), and A's match win
-    rate less C's (the mean of the pairs' differences, normal interval).
+    rate less C's (the mean of the pairs' differences, normal interval; over
+    one pair none but the range a difference of rates can take, [-1, 1]).
 
     Raises:
         ValueError: no pairs, or a pair without reference games.
@@ -287,4 +288,7 @@ def paired_difference(pairs: Sequence[PairResult]) -> dict[str, Estimate]:
         ]
         half = Z95 * statistics.stdev(influence) / math.sqrt(n)
         margin = Estimate(value, value - half, value + half)
-    return {"margin_per_deck": margin, "win_rate": mean_estimate([r[4] for r in rows])}
+    win_rate = mean_estimate([r[4] for r in rows])
+    if n < 2:
+        win_rate = Estimate(win_rate.value, -1.0, 1.0)
+    return {"margin_per_deck": margin, "win_rate": win_rate}
