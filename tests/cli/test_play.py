@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -13,6 +14,7 @@ from pishti.bots import make_bot
 from pishti.cli import app
 from pishti.cli.play import Quit, TerminalTable
 from pishti.engine import Card, Match, card_symbol, team_of
+from pishti.records import read_record, replay
 
 runner = CliRunner()
 SYMBOL = re.compile(r"(10|[A2-9JQK])([♣♦♥♠])")
@@ -109,6 +111,55 @@ def test_ctrl_c_stops_the_match_with_its_seed(
     result = runner.invoke(app, ["play", "--seed", "5", "--players", "2"])
     assert result.exit_code == 130
     assert result.output.endswith("pishti: you stopped the match with Ctrl-C (seed 5)\n")
+
+
+def test_the_match_record_is_written_when_the_match_is_over(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    result = runner.invoke(
+        app,
+        ["play", "--seed", "5", "--target", "51", "--bots", "novice", "--record", str(path)],
+        input="1\n" * 400,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Match over after 4 decks: their team wins, 31 to 53." in result.stdout
+    assert result.stdout.endswith(f"Match record (4 decks) written to {path}.\n")
+    record = read_record(path)
+    assert (record.players, record.target, len(record.decks)) == (4, 51, 4)
+    match = replay(record)  # the same match, card for card (R10)
+    assert match.finished
+    assert match.totals == [31, 53]
+
+
+def test_the_record_of_a_match_left_holds_the_cards_played(tmp_path: Path) -> None:
+    path = tmp_path / "left.json"
+    result = runner.invoke(
+        app,
+        ["play", "--seed", "6", "--players", "2", "--record", str(path)],
+        input="1\n1\nq\n",
+    )
+    assert result.exit_code == 1
+    assert "Match record (1 deck) written to" in result.stdout
+    assert "you left the match (seed 6)" in result.output
+    record = read_record(path)
+    assert len(record.decks) == 1
+    deck = record.decks[0]
+    # The person played two cards, the bot one after each (the bot seat plays
+    # first when the person is not the dealer's left).
+    assert len(deck.plays) in (4, 5)
+    assert not replay(record).finished
+
+
+def test_a_record_file_that_cannot_be_written_is_refused_before_the_match(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "missing" / "match.json"
+    result = runner.invoke(app, ["play", "--seed", "5", "--record", str(path)], input="1\n")
+    assert result.exit_code == 2
+    assert f"--record {path}: the folder {path.parent} does not exist" in result.output
+    assert "Pishti:" not in result.output  # no match was started
+    result = runner.invoke(app, ["play", "--record", str(tmp_path)], input="1\n")
+    assert result.exit_code == 2
+    assert "Invalid value for '--record'" in result.output
 
 
 def test_play_refuses_bad_options() -> None:

@@ -12,9 +12,11 @@ each card as it is played, and the count table after every deck (R5.5).
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -54,7 +56,7 @@ from pishti.engine import (
     seat_view,
     team_of,
 )
-from pishti.records import deck_results
+from pishti.records import deck_results, match_record, write_record
 
 HUMAN_SEAT = 0
 """The seat the person plays."""
@@ -380,6 +382,14 @@ def play_command(
             "the standard bot plays it. 0: no limit.",
         ),
     ] = DEFAULT_MOVE_TIME,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the match record (R10) to this file once the match is over or you "
+            "leave it, for `pishti replay` and `pishti analyse`.",
+            dir_okay=False,
+        ),
+    ] = None,
 ) -> None:
     """Play a match in the terminal against bots (with a bot partner at four).
 
@@ -401,6 +411,8 @@ def play_command(
     if is_plugin_spec(bots):
         limit = move_time if move_time > 0 else None
         seated = {s: GuardedBot(bot, bots, limit) for s, bot in seated.items()}
+    if record is not None:
+        check_writable(record)
     match = Match(players, target, seed=seed)
     console = Console(highlight=False)
     label = f"match seed {seed}"
@@ -409,8 +421,50 @@ def play_command(
         with keys_not_echoed():
             table.run()
     except Quit:
+        save_record(match, record, console)
         raise fail(f"you left the match (seed {seed})") from None
     except EOFError:
+        save_record(match, record, console)
         raise fail(f"the input ended before the match was over (seed {seed})") from None
     except KeyboardInterrupt:
+        save_record(match, record, console)
         raise fail(f"you stopped the match with Ctrl-C (seed {seed})", 130) from None
+    if not save_record(match, record, console):
+        raise typer.Exit(1)
+
+
+def check_writable(path: Path) -> None:
+    """Refuse, before the match starts, a record file that could not be written
+    (its folder missing or read-only, or the file read-only); nothing is written
+    yet, since the record holds every hidden card (R7.7).
+
+    Raises:
+        typer.Exit: after one line naming the file (status 2).
+    """
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise fail(f"--record {path}: the folder {folder} does not exist", 2)
+    if (path.exists() and not os.access(path, os.W_OK)) or not os.access(folder, os.W_OK):
+        raise fail(f"--record {path}: cannot be written here", 2)
+
+
+def save_record(match: Match, path: Path | None, console: Console) -> bool:
+    """Write ``match``'s record (R10), finished or not, to ``path`` (nothing when
+    None) and say so on ``console``.
+
+    Returns:
+        False when the file could not be written (said in one line on stderr),
+        else True.
+    """
+    if path is None:
+        return True
+    try:
+        write_record(match_record(match), path)
+    except OSError as exc:
+        fail(f"the match record could not be written to {path} ({exc.strerror})")
+        return False
+    decks = len(match.decks)
+    plural = "s" if decks != 1 else ""
+    text = f"Match record ({decks} deck{plural}) written to {escape(str(path))}."
+    console.print(text, soft_wrap=True)  # the path in one piece, to copy
+    return True
