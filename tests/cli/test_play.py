@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import re
 from pathlib import Path
@@ -11,10 +12,10 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from pishti.bots import make_bot
-from pishti.cli import app
+from pishti.cli import app, play
 from pishti.cli.play import Quit, TerminalTable
 from pishti.engine import Card, Match, card_symbol, team_of
-from pishti.records import read_record, replay
+from pishti.records import MatchRecord, read_record, replay
 
 runner = CliRunner()
 SYMBOL = re.compile(r"(10|[A2-9JQK])([♣♦♥♠])")
@@ -160,6 +161,47 @@ def test_a_record_file_that_cannot_be_written_is_refused_before_the_match(
     result = runner.invoke(app, ["play", "--record", str(tmp_path)], input="1\n")
     assert result.exit_code == 2
     assert "Invalid value for '--record'" in result.output
+    result = runner.invoke(app, ["play", "--record", "/dev/full"], input="1\n")
+    assert result.exit_code == 2
+    assert "--record /dev/full: not a regular file" in result.output
+    assert "Pishti:" not in result.output
+
+
+def test_a_record_that_cannot_be_written_at_the_end_keeps_the_old_file_and_goes_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A full disk at the end of the match lost the whole record (a new-user trial
+    # with /dev/full), and an emptied file would have lost the one already there.
+    path = tmp_path / "match.json"
+    path.write_text("an earlier record\n")
+    real_write = play.write_record
+
+    def disk_full(record: MatchRecord, where: str | Path) -> None:
+        if Path(where).parent == tmp_path:
+            Path(where).write_text("{")  # a part written, then the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_write(record, where)
+
+    monkeypatch.setattr(play, "write_record", disk_full)
+    result = runner.invoke(
+        app,
+        ["play", "--seed", "5", "--players", "2", "--record", str(path)],
+        input="1\n1\nq\n",
+    )
+    assert result.exit_code == 1
+    found = re.search(
+        f"could not be written to {re.escape(str(path))} \\(No space left on device\\); "
+        "it is in (\\S+\\.json)",
+        result.stderr.replace("\n", ""),
+    )
+    assert found, result.stderr
+    assert path.read_text() == "an earlier record\n"  # untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["match.json"]  # no leftovers
+    spare = Path(found.group(1))
+    try:
+        assert len(read_record(spare).decks[0].plays) in (4, 5)
+    finally:
+        spare.unlink()
 
 
 def test_play_refuses_bad_options() -> None:

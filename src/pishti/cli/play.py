@@ -15,6 +15,7 @@ import contextlib
 import os
 import random
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated
@@ -385,8 +386,8 @@ def play_command(
     record: Annotated[
         Path | None,
         typer.Option(
-            help="Write the match record (R10) to this file once the match is over or you "
-            "leave it, for `pishti replay` and `pishti analyse`.",
+            help="Write the match record (R10) to this file (replacing it) once the match is "
+            "over or you leave it, for `pishti replay` and `pishti analyse`.",
             dir_okay=False,
         ),
     ] = None,
@@ -434,37 +435,75 @@ def play_command(
 
 
 def check_writable(path: Path) -> None:
-    """Refuse, before the match starts, a record file that could not be written
-    (its folder missing or read-only, or the file read-only); nothing is written
-    yet, since the record holds every hidden card (R7.7).
+    """Refuse, before the match starts, a record file that could not be written:
+    its folder missing, not a folder where a file can be made (tried with an
+    empty temporary file, removed at once), or ``path`` something other than
+    a regular file.  Nothing of the match is written yet, since the record
+    holds every hidden card (R7.7).
 
     Raises:
         typer.Exit: after one line naming the file (status 2).
     """
-    folder = path.parent if str(path.parent) else Path(".")
+    folder = path.parent
     if not folder.is_dir():
         raise fail(f"--record {path}: the folder {folder} does not exist", 2)
-    if (path.exists() and not os.access(path, os.W_OK)) or not os.access(folder, os.W_OK):
-        raise fail(f"--record {path}: cannot be written here", 2)
+    if path.exists() and not path.is_file():
+        raise fail(f"--record {path}: not a regular file", 2)
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".pishti-record-"):
+            pass
+    except OSError as exc:
+        raise fail(f"--record {path}: cannot be written here ({exc.strerror})", 2) from None
+
+
+def write_record_file(match: Match, path: Path) -> None:
+    """Write ``match``'s record (R10) to ``path`` through a temporary file in
+    the same folder, renamed over ``path`` once complete: a write that fails
+    leaves a file already there as it was.
+
+    Raises:
+        OSError: the temporary file could not be written or renamed.
+    """
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".pishti-record-")
+    os.close(fd)
+    try:
+        write_record(match_record(match), temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def save_record(match: Match, path: Path | None, console: Console) -> bool:
     """Write ``match``'s record (R10), finished or not, to ``path`` (nothing when
-    None) and say so on ``console``.
+    None), replacing a file there, and say so on ``console``.  When that write
+    fails the record goes to a new file in the system's temporary folder
+    instead, so the match is not lost.
 
     Returns:
-        False when the file could not be written (said in one line on stderr),
-        else True.
+        False when it could not be written to ``path`` (said in one line on
+        stderr, with where it went instead), else True.
     """
     if path is None:
         return True
-    try:
-        write_record(match_record(match), path)
-    except OSError as exc:
-        fail(f"the match record could not be written to {path} ({exc.strerror})")
-        return False
     decks = len(match.decks)
     plural = "s" if decks != 1 else ""
+    try:
+        write_record_file(match, path)
+    except OSError as exc:
+        fd, spare = tempfile.mkstemp(prefix="pishti-record-", suffix=".json")
+        os.close(fd)
+        try:
+            write_record(match_record(match), spare)
+        except OSError:
+            fail(f"the match record could not be written to {path} ({exc.strerror})")
+        else:
+            fail(
+                f"the match record could not be written to {path} ({exc.strerror}); "
+                f"it is in {spare}"
+            )
+        return False
     text = f"Match record ({decks} deck{plural}) written to {escape(str(path))}."
     console.print(text, soft_wrap=True)  # the path in one piece, to copy
     return True
