@@ -443,14 +443,13 @@ def fast_solve(deck: Deck, first: Card, team: int, policies: Sequence[int] | Non
         maximize = seat & 1 == team
         policy = STANDARD if maximize or policies is None else policies[seat]
         if policy != STANDARD:  # the other team's seat by its policy (solve)
-            top = pile[-1] if pile else -1
-            forced = -1
+            top = pile[-1] if pile else None
+            forced: Card | None = None
             if policy == GREEDY:
-                forced = greedy_policy(hand, top if top >= 0 else None)
-            elif policy == OPPORTUNIST and top >= 0:
-                take = opportunist_capture(hand, top)
-                forced = -1 if take is None else take
-            if forced >= 0:
+                forced = greedy_policy(hand, top)
+            elif policy == OPPORTUNIST:
+                forced = opportunist_capture(hand, top)
+            if forced is not None:
                 return move(seat, forced, played, following, alpha, beta)
             total = 0.0
             for card in hand[:]:  # every card alike, each searched in full

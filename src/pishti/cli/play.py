@@ -57,7 +57,7 @@ from pishti.engine import (
     seat_view,
     team_of,
 )
-from pishti.records import deck_results, match_record, write_record
+from pishti.records import MatchRecord, deck_results, match_record, write_record
 
 HUMAN_SEAT = 0
 """The seat the person plays."""
@@ -456,10 +456,10 @@ def check_writable(path: Path) -> None:
         raise fail(f"--record {path}: cannot be written here ({exc.strerror})", 2) from None
 
 
-def write_record_file(match: Match, path: Path) -> None:
-    """Write ``match``'s record (R10) to ``path`` through a temporary file in
-    the same folder, renamed over ``path`` once complete: a write that fails
-    leaves a file already there as it was.
+def write_record_file(record: MatchRecord, path: Path) -> None:
+    """Write ``record`` (R10) to ``path`` through a temporary file in the same
+    folder, renamed over ``path`` once complete: a write that fails leaves a
+    file already there as it was.
 
     Raises:
         OSError: the temporary file could not be written or renamed.
@@ -467,7 +467,7 @@ def write_record_file(match: Match, path: Path) -> None:
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".pishti-record-")
     os.close(fd)
     try:
-        write_record(match_record(match), temporary)
+        write_record(record, temporary)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -487,15 +487,14 @@ def save_record(match: Match, path: Path | None, console: Console) -> bool:
     """
     if path is None:
         return True
-    decks = len(match.decks)
-    plural = "s" if decks != 1 else ""
+    record = match_record(match)
     try:
-        write_record_file(match, path)
+        write_record_file(record, path)
     except OSError as exc:
         fd, spare = tempfile.mkstemp(prefix="pishti-record-", suffix=".json")
         os.close(fd)
         try:
-            write_record(match_record(match), spare)
+            write_record(record, spare)
         except OSError:
             fail(f"the match record could not be written to {path} ({exc.strerror})")
         else:
@@ -504,6 +503,8 @@ def save_record(match: Match, path: Path | None, console: Console) -> bool:
                 f"it is in {spare}"
             )
         return False
+    decks = len(record.decks)
+    plural = "s" if decks != 1 else ""
     text = f"Match record ({decks} deck{plural}) written to {escape(str(path))}."
     console.print(text, soft_wrap=True)  # the path in one piece, to copy
     return True
