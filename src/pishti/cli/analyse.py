@@ -82,9 +82,11 @@ def analyse_command(
         Path | None, typer.Option("--output", "-o", help="Also write the JSON to this file.")
     ] = None,
 ) -> None:
-    """Weigh every play of a match record against the expert bot, from what its seat
-    saw at that moment (R7.7): the expert's card, the expected points of every
-    legal card, the plays that lost points, and a summary per seat.
+    """Weigh every play of a match record against the expert bot.
+
+    Each play is judged from what its seat saw at that moment (R7.7): the
+    expert's card, the expected points of every legal card, the plays that lost
+    points, and a summary per seat.
 
     A progress bar shows on a terminal (on stderr).  A broken or illegal record
     exits with status 1 and a one-line message.

@@ -23,9 +23,12 @@ def cluster_command(
         ),
     ] = None,
 ) -> None:
-    """Start PostgreSQL, NODES table server nodes and HAProxy on 127.0.0.1; print the
-    URL; Ctrl-C stops them all and removes the database (a cluster to try, not to keep).
-    Needs Debian's postgresql and haproxy packages."""
+    """Start a cluster to try: PostgreSQL, NODES server nodes and HAProxy.
+
+    All on 127.0.0.1; the URL is printed; Ctrl-C stops them all and removes the
+    database (a cluster to try, not to keep).  Needs Debian's postgresql and
+    haproxy packages.
+    """
     from pishti.cluster.local import ClusterError, LocalCluster
     from pishti.cluster.postgres import PostgresError
 

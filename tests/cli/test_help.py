@@ -1,0 +1,29 @@
+"""``pishti --help`` lists every command with a whole sentence."""
+
+from __future__ import annotations
+
+import typer
+from typer.testing import CliRunner
+
+from pishti.cli import app
+
+
+def test_every_command_is_listed_with_a_one_line_sentence() -> None:
+    # Found by a new user: the listing showed the first paragraph of a docstring with
+    # its line breaks, so `analyse` and `cluster` read as cut mid-sentence.
+    group = typer.main.get_command(app)
+    commands = group.commands  # type: ignore[attr-defined]
+    assert sorted(commands) == [
+        "analyse", "arena", "cluster", "play", "replay", "serve", "simulate", "verify"
+    ]  # fmt: skip
+    for name, command in commands.items():
+        first = (command.help or "").strip().split("\n\n")[0]
+        assert "\n" not in first and first.endswith("."), (name, first)
+
+
+def test_the_listing_shows_each_sentence_whole() -> None:
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "Weigh every play of a match record against the expert bot." in result.output
+    assert "Start a cluster to try: PostgreSQL, NODES server nodes and HAProxy." in result.output
+    assert "what its seat" not in result.output
