@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import errno
 import io
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -123,7 +128,10 @@ def test_the_match_record_is_written_when_the_match_is_over(tmp_path: Path) -> N
     )
     assert result.exit_code == 0, result.output
     assert "Match over after 4 decks: their team wins, 31 to 53." in result.stdout
-    assert result.stdout.endswith(f"Match record (4 decks) written to {path}.\n")
+    assert result.stdout.endswith(
+        "The match's seed: 5 (--seed 5 plays these deals again).\n"
+        f"Match record (4 decks) written to {path}.\n"
+    )
     record = read_record(path)
     assert (record.players, record.target, len(record.decks)) == (4, 51, 4)
     match = replay(record)  # the same match, card for card (R10)
@@ -160,7 +168,13 @@ def test_a_record_file_that_cannot_be_written_is_refused_before_the_match(
     assert "Pishti:" not in result.output  # no match was started
     result = runner.invoke(app, ["play", "--record", str(tmp_path)], input="1\n")
     assert result.exit_code == 2
-    assert "Invalid value for '--record'" in result.output
+    assert f"--record {tmp_path}: a folder; give a file name" in result.output
+    # Found by a new user: a folder not yet made, named with a trailing slash, was
+    # taken as a file name (the slash dropped) and a file of that name written.
+    result = runner.invoke(app, ["play", "--record", f"{tmp_path}/newdir/"], input="1\n")
+    assert result.exit_code == 2
+    assert f"--record '{tmp_path}/newdir/': give a file name, not a folder" in result.output
+    assert list(tmp_path.iterdir()) == []
     result = runner.invoke(app, ["play", "--record", "/dev/full"], input="1\n")
     assert result.exit_code == 2
     assert "--record /dev/full: not a regular file" in result.output
@@ -218,3 +232,70 @@ def test_quit_is_an_exception_the_table_raises() -> None:
     table = TerminalTable(match, 0, bots, console, lambda prompt: "q")
     with pytest.raises(Quit):
         table.run()
+
+
+def test_a_two_player_match_speaks_of_you_and_your_opponent() -> None:
+    # Found by a new user: at two players, where a team is one seat, the match spoke
+    # of "your team" and "their team".
+    result = runner.invoke(
+        app,
+        ["play", "--seed", "5", "--players", "2", "--target", "51", "--bots", "novice"],
+        input="1\n" * 400,
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Match over after 3 decks: your opponent wins, 36 to 52." in out
+    assert "The 4 cards left on the table go to you, who took last (R5.1)." in out
+    assert "  Score: you 0, your opponent 0 (cards taken this deck: 0 to 6)" in out
+    assert "  Pishtis, your opponent: 6♣" in out
+    assert "  ... and takes 2 cards.\n" in out
+    assert "your team" not in out and "their team" not in out
+
+
+PISHTI = str(Path(sys.executable).with_name("pishti"))
+
+
+@pytest.mark.parametrize(("name", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_a_match_stopped_by_a_signal_still_writes_its_record(
+    tmp_path: Path, name: str, status: int
+) -> None:
+    # Found by a new user: closing the terminal (SIGHUP) or `kill` (SIGTERM) ended
+    # the match without a word and without the record that --record promised.
+    path = tmp_path / "match.json"
+    command = [PISHTI, "play", "--seed", "6", "--players", "2", "--record", str(path)]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        proc.stdin.write(b"1\n")
+        proc.stdin.flush()
+        out = b""
+        deadline = time.monotonic() + 30
+        while out.count(b"q to leave): ") < 2:  # the second prompt: one card played
+            assert time.monotonic() < deadline, out.decode()
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            assert chunk, out.decode()
+            out += chunk
+        proc.send_signal(getattr(signal, name))
+        rest, err = proc.communicate(timeout=30)
+    assert proc.returncode == status, err.decode()
+    assert err.decode() == f"pishti: the match was stopped by {name} (seed 6)\n"
+    assert (out + rest).decode().endswith(f"Match record (1 deck) written to {path}.\n")
+    record = read_record(path)
+    assert len(record.decks[0].plays) in (2, 3)  # yours, and the bot's if it played
+    assert not replay(record).finished
+
+
+def test_ctrl_c_at_a_piped_prompt_ends_the_prompt_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found by a new user: with piped input, Ctrl-C's message followed the prompt on
+    # the same line.
+    class Interrupted(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", Interrupted())
+    with pytest.raises(KeyboardInterrupt):
+        play.read_line_or_key("Your card (1-4, q to leave): ")
+    assert capsys.readouterr().out == "Your card (1-4, q to leave): \n"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -68,6 +69,48 @@ KeyReader = Callable[[str], str]
 
 class Quit(Exception):
     """The person asked to leave the match."""
+
+
+class Hangup(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (the terminal was closed) stopped the match.
+
+    A KeyboardInterrupt, so that it passes through whatever Ctrl-C passes
+    through (a guarded bot's call, the key reader) to the same handling: the
+    record is written before the program ends.
+
+    Attributes:
+        signum: the signal's number.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def hangups_stop_the_match() -> Iterator[None]:
+    """While the match is played, SIGTERM and SIGHUP raise :class:`Hangup` in the
+    main thread, as Ctrl-C raises KeyboardInterrupt; the handlers they had are
+    restored on leaving.  Off the main thread (where no handler can be set)
+    nothing changes."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise Hangup(signum)
+
+    saved: dict[int, object] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None:  # not on this system
+            continue
+        try:
+            saved[number] = signal.signal(number, stop)
+        except ValueError:  # not the main thread
+            continue
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)  # type: ignore[arg-type]
 
 
 def show_card(card: Card) -> str:
@@ -132,8 +175,12 @@ class TerminalTable:
         return f"seat {seat} ({role}, {self.bots[seat].name})"
 
     def team_name(self, team: int) -> str:
-        """ "your team" or "their team"."""
-        return "your team" if team == team_of(self.human) else "their team"
+        """ "your team" or "their team"; at two players, where a team is one seat,
+        "you" or "your opponent"."""
+        mine = team == team_of(self.human)
+        if self.match.players == 2:
+            return "you" if mine else "your opponent"
+        return "your team" if mine else "their team"
 
     # -- the match -----------------------------------------------------------
 
@@ -251,14 +298,13 @@ class TerminalTable:
             c.print(f"  Table: {show_card(view.top_card)} on top of a pile of {pile}")
         for team in (0, 1):
             if view.pishti_cards[team]:
-                c.print(
-                    f"  Pishtis of {self.team_name(team)}: {show_cards(view.pishti_cards[team])}"
-                )
-        if view.face_down is not None:
-            c.print(f"  Face-down cards your team took: {show_cards(view.face_down)}")
+                c.print(f"  Pishtis, {self.team_name(team)}: {show_cards(view.pishti_cards[team])}")
         mine = team_of(self.human)
+        if view.face_down is not None:
+            c.print(f"  Face-down cards {self.team_name(mine)} took: {show_cards(view.face_down)}")
         c.print(
-            f"  Score: your team {view.totals[mine]}, their team {view.totals[1 - mine]}"
+            f"  Score: {self.team_name(mine)} {view.totals[mine]},"
+            f" {self.team_name(1 - mine)} {view.totals[1 - mine]}"
             f" (cards taken this deck: {view.taken_counts[mine]} to"
             f" {view.taken_counts[1 - mine]})"
         )
@@ -281,7 +327,9 @@ class TerminalTable:
             verb = "play" if event.seat == self.human else "plays"
             c.print(f"{who[0].upper()}{who[1:]} {verb} {show_card(event.card)}")
         elif isinstance(event, PileCaptured):
-            line = f"  ... and takes {cards_count(event.count)} for {self.team_name(event.team)}"
+            line = f"  ... and takes {cards_count(event.count)}"
+            if self.match.players == 4:
+                line += f" for {self.team_name(event.team)}"
             if event.took_face_down:
                 line += ", the face-down ones included"
                 if event.face_down is not None:
@@ -295,7 +343,8 @@ class TerminalTable:
             if event.last_pile:
                 c.print(
                     f"The {cards_count(event.last_pile)} left on the table go to "
-                    f"{self.team_name(event.last_capture_team)}, which took last (R5.1)."
+                    f"{self.team_name(event.last_capture_team)}, "
+                    f"{'which' if self.match.players == 4 else 'who'} took last (R5.1)."
                 )
             result = {"decks": [deck_results(self.match)[event.deck]]}
             c.print(count_table(result, self.match.players, first=event.deck + 1))
@@ -305,7 +354,8 @@ class TerminalTable:
             if event.winner is None:
                 outcome = "a draw at the deck limit"
             else:
-                outcome = "your team wins" if event.winner == mine else "their team wins"
+                winner = self.team_name(event.winner)
+                outcome = f"{winner} {'win' if winner == 'you' else 'wins'}"
             c.print(
                 f"[bold]Match over after {event.decks} decks: {outcome}, "
                 f"{totals[mine]} to {totals[1 - mine]}.[/bold]"
@@ -331,7 +381,11 @@ def read_line_or_key(prompt: str) -> str:
             raise
         typer.echo(key)
         return key
-    line = sys.stdin.readline()
+    try:
+        line = sys.stdin.readline()
+    except KeyboardInterrupt:
+        typer.echo()
+        raise
     if not line:
         typer.echo()
         raise EOFError
@@ -363,7 +417,8 @@ def keys_not_echoed() -> Iterator[None]:
     try:
         yield
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        with contextlib.suppress(termios.error):  # the terminal may be gone (SIGHUP)
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
 @app.command("play")
@@ -384,11 +439,10 @@ def play_command(
         ),
     ] = DEFAULT_MOVE_TIME,
     record: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             help="Write the match record (R10) to this file (replacing it) once the match is "
             "over or you leave it, for `pishti replay` and `pishti analyse`.",
-            dir_okay=False,
         ),
     ] = None,
 ) -> None:
@@ -412,26 +466,49 @@ def play_command(
     if is_plugin_spec(bots):
         limit = move_time if move_time > 0 else None
         seated = {s: GuardedBot(bot, bots, limit) for s, bot in seated.items()}
-    if record is not None:
-        check_writable(record)
+    record_file = None if record is None else record_path(record)
     match = Match(players, target, seed=seed)
     console = Console(highlight=False)
     label = f"match seed {seed}"
     table = TerminalTable(match, HUMAN_SEAT, seated, console, read_line_or_key, label)
     try:
-        with keys_not_echoed():
+        with hangups_stop_the_match(), keys_not_echoed():
             table.run()
     except Quit:
-        save_record(match, record, console)
+        save_record(match, record_file, console)
         raise fail(f"you left the match (seed {seed})") from None
     except EOFError:
-        save_record(match, record, console)
+        save_record(match, record_file, console)
         raise fail(f"the input ended before the match was over (seed {seed})") from None
+    except Hangup as stop:
+        # The terminal may be gone: the record is written first, and what cannot
+        # be said is not said.
+        with contextlib.suppress(OSError):
+            save_record(match, record_file, console)
+        name = signal.Signals(stop.signum).name
+        with contextlib.suppress(OSError):
+            fail(f"the match was stopped by {name} (seed {seed})")
+        raise typer.Exit(128 + stop.signum) from None
     except KeyboardInterrupt:
-        save_record(match, record, console)
+        save_record(match, record_file, console)
         raise fail(f"you stopped the match with Ctrl-C (seed {seed})", 130) from None
-    if not save_record(match, record, console):
+    console.print(f"The match's seed: {seed} (--seed {seed} plays these deals again).")
+    if not save_record(match, record_file, console):
         raise typer.Exit(1)
+
+
+def record_path(text: str) -> Path:
+    """The file ``--record`` names, checked by :func:`check_writable`.
+
+    Raises:
+        typer.Exit: after one line (status 2): ``text`` is empty or ends with a
+            slash (a folder, where a file name is wanted).
+    """
+    if not text or text.endswith(("/", os.sep)):
+        raise fail(f"--record {text!r}: give a file name, not a folder", 2)
+    path = Path(text)
+    check_writable(path)
+    return path
 
 
 def check_writable(path: Path) -> None:
@@ -447,6 +524,8 @@ def check_writable(path: Path) -> None:
     folder = path.parent
     if not folder.is_dir():
         raise fail(f"--record {path}: the folder {folder} does not exist", 2)
+    if path.is_dir():
+        raise fail(f"--record {path}: a folder; give a file name", 2)
     if path.exists() and not path.is_file():
         raise fail(f"--record {path}: not a regular file", 2)
     try:
