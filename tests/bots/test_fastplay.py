@@ -152,6 +152,35 @@ def test_fast_solve_refuses_a_deck_with_cards_to_deal() -> None:
         fast_solve(deck, deck.hands[deck.to_play][0], 0)
 
 
+@pytest.mark.parametrize(
+    ("policies", "message"),
+    [
+        ([0, 1], "2 entries for 4 seats"),
+        ([0, 4, 0, 2], "seat 1 has 4, not an index of POLICIES"),
+        ([0, -1, 0, 2], "seat 1 has -1"),
+        ([0, True, 0, 2], "seat 1 has True"),
+        ([0, 1.0, 0, 2], "seat 1 has 1.0"),
+    ],
+)
+def test_both_solvers_refuse_policies_they_cannot_play_by(
+    policies: list[int], message: str
+) -> None:
+    # Noticed in a read-through: an index over 3 was played as `random`, and a short
+    # list failed with an IndexError deep in the search.
+    match = Match(4, 101, seed=2)
+    bot = make_bot("random", 2)
+    for _ in range(40):
+        seat = match.to_play
+        assert seat is not None
+        match.play(bot.choose(seat_view(match, seat)))
+    deck = match.deck
+    card = deck.hands[deck.to_play][0]
+    with pytest.raises(ValueError, match=message):
+        fast_solve(deck, card, 0, policies)
+    with pytest.raises(ValueError, match=message):
+        solve(clone_deck(deck), 0, policies=policies)
+
+
 def test_a_compiled_copy_is_used_only_for_the_source_it_was_built_from() -> None:
     # ./dev compile builds one; a build from another source (an old one) is never used.
     assert native_module("0" * 64) is None

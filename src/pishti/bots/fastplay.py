@@ -48,6 +48,7 @@ from pishti.bots.opponents import (
     OPPORTUNIST,
     POLICIES,
     STANDARD,
+    check_policies,
     greedy_policy,
     opportunist_capture,
 )
@@ -404,10 +405,12 @@ def fast_solve(deck: Deck, first: Card, team: int, policies: Sequence[int] | Non
         The value in points (a whole number without ``policies``).
     Raises:
         ValueError: cards are still to be dealt (solve the last deal only),
-            or ``first`` is not in the hand of the seat to play.
+            ``first`` is not in the hand of the seat to play, or ``policies``
+            is not one index of ``POLICIES`` per seat.
     """
     if deck.counts is not None or deck.deal_index != len(deck.deals):
         raise ValueError("fast_solve plays the deck's last deal only")
+    check_policies(policies, deck.players)
     points_of = CARD_POINTS
     players = deck.players
     other = 1 - team

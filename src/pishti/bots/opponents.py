@@ -65,6 +65,29 @@ FLOOR = 0.05
 (the level's)."""
 
 
+def check_policies(policies: Sequence[int] | None, players: int) -> None:
+    """Refuse per-seat policies that a search cannot play by.
+
+    Args:
+        policies: None, or one index of :data:`POLICIES` per seat (an ``int``,
+            never a bool).
+        players: the count of seats, 2 or 4.
+    Raises:
+        ValueError: not one entry per seat, or an entry that is not an index
+            of :data:`POLICIES`.
+    """
+    if policies is None:
+        return
+    if len(policies) != players:
+        raise ValueError(f"policies: {len(policies)} entries for {players} seats")
+    for seat, policy in enumerate(policies):
+        if type(policy) is not int or not 0 <= policy < len(POLICIES):
+            raise ValueError(
+                f"policies: seat {seat} has {policy!r}, not an index of POLICIES "
+                f"(0 to {len(POLICIES) - 1})"
+            )
+
+
 def opportunist_capture(hand: Sequence[Card], top: Card | None) -> Card | None:
     """The first card of ``hand`` of the top card's rank, else its first jack on
     a pile (R3.2, R3.3); None when it cannot take the pile."""

@@ -15,7 +15,14 @@ import random
 from collections.abc import Sequence
 
 from pishti.bots.knowledge import Knowledge
-from pishti.bots.opponents import GREEDY, OPPORTUNIST, STANDARD, greedy_policy, opportunist_capture
+from pishti.bots.opponents import (
+    GREEDY,
+    OPPORTUNIST,
+    STANDARD,
+    check_policies,
+    greedy_policy,
+    opportunist_capture,
+)
 from pishti.bots.standard import standard_card
 from pishti.engine.cards import CARD_POINTS, Card
 from pishti.engine.deck import MOST_CARDS, PLAYS_PER_DECK, Deck
@@ -196,7 +203,17 @@ def solve(
     Returns:
         The value in points; a whole number without ``policies``, a mean
         over the cards of the seats playing alike otherwise.
+    Raises:
+        ValueError: ``policies`` is not one index of ``POLICIES`` per seat.
     """
+    check_policies(policies, deck.players)
+    return _solve(deck, team, alpha, beta, policies)
+
+
+def _solve(
+    deck: Deck, team: int, alpha: float, beta: float, policies: Sequence[int] | None
+) -> float:
+    """:func:`solve`, its ``policies`` checked."""
     if deck.counts is not None:
         counts = deck.counts
         return counts[team].points - counts[1 - team].points
@@ -213,12 +230,12 @@ def solve(
         if forced is not None:
             child = clone_deck(deck)
             child.play(forced)
-            return solve(child, team, alpha, beta, policies)
+            return _solve(child, team, alpha, beta, policies)
         total = 0.0
         for card in hand:  # every card alike, each searched in full
             child = clone_deck(deck)
             child.play(card)
-            total += solve(child, team, -1e9, 1e9, policies)
+            total += _solve(child, team, -1e9, 1e9, policies)
         return total / len(hand)
     cards = distinct_cards(hand)
     if maximize:
@@ -226,7 +243,7 @@ def solve(
         for card in cards:
             child = clone_deck(deck)
             child.play(card)
-            value = solve(child, team, alpha, beta, policies)
+            value = _solve(child, team, alpha, beta, policies)
             if value > best:
                 best = value
                 if best > alpha:
@@ -238,7 +255,7 @@ def solve(
     for card in cards:
         child = clone_deck(deck)
         child.play(card)
-        value = solve(child, team, alpha, beta, policies)
+        value = _solve(child, team, alpha, beta, policies)
         if value < best:
             best = value
             if best < beta:
