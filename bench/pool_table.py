@@ -7,7 +7,8 @@ pishti arena expert sampler --players 2 --matches 100 --target 101 --seed 1401 \
 ...
 .venv/bin/python bench/pool_table.py sampler-2p.json miser-2p.json grabber-2p.json
 
-A row: the opponent (held out or not, from ``pishti.bots.baselines``), the
+A line above the table names BOT_A and the reference bot.  A row: the
+opponent (held out or not, from ``pishti.bots.baselines``), the
 duplicate matches and decks, both bots' match win rates against it, both
 margins per deck, BOT_A less the reference (margin per deck and match win
 rate, paired on the same deals), and BOT_A's median and 95th percentile time
@@ -55,6 +56,19 @@ def row(run: dict[str, Any]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def bots(run: dict[str, Any]) -> str:
+    """Which bots a run's A and reference are: ``"A: expert; reference: standard"``."""
+    return f"A: {run['sides'][0]['bot']}; reference: {run['reference']['sides'][0]['bot']}"
+
+
+def caption(names: list[str]) -> str:
+    """The line above the table naming A and the reference (:func:`bots`): once
+    when every row has the same, else row by row."""
+    if len(set(names)) == 1:
+        return names[0] + " (every row)."
+    return " ".join(f"Row {i}: {name}." for i, name in enumerate(names, 1))
+
+
 def load(path: str) -> dict[str, Any]:
     """The ``--json`` output of one ``pishti arena --compare`` run.
 
@@ -82,7 +96,10 @@ def main(paths: list[str]) -> None:
     """
     if not paths:
         raise SystemExit("usage: .venv/bin/python bench/pool_table.py RUN.json [RUN.json ...]")
-    lines = rows(paths, row, "pishti arena ... --compare C --json", load)
+    kind = "pishti arena ... --compare C --json"
+    lines = rows(paths, row, kind, load)
+    print(caption(rows(paths, bots, kind, load)))
+    print()
     print(HEADER)
     print("|" + "---|" * 12)
     for line in lines:

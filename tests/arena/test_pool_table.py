@@ -49,7 +49,9 @@ def _cells(line: str) -> list[str]:
 def test_a_row_holds_the_runs_figures(tmp_path: Path) -> None:
     run, path = _compare_run(tmp_path, 3)
     out = _table(path)
-    assert len(out) == 3
+    assert len(out) == 5
+    assert out[:2] == ["A: novice; reference: random (every row).", ""]  # noticed: unnamed
+    out = out[2:]
     assert out[0].startswith("| opponent | players | target | duplicate matches |")
     cells = _cells(out[2])
     a, _ = run["sides"]
@@ -74,6 +76,19 @@ def test_milliseconds_are_whole_from_ten_and_two_digits_below() -> None:
     assert [milliseconds(v) for v in (82.77, 10.0, 9.96, 0.0372, 0.0)] == [
         "83", "10", "10", "0.037", "0"
     ]  # fmt: skip
+
+
+def test_the_caption_names_a_and_the_reference_once_or_row_by_row() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from pool_table import caption
+    finally:
+        sys.path.remove(str(BENCH))
+    same = "A: expert; reference: standard"
+    assert caption([same, same]) == "A: expert; reference: standard (every row)."
+    assert caption([same, "A: mybots:Variant; reference: expert"]) == (
+        "Row 1: A: expert; reference: standard. Row 2: A: mybots:Variant; reference: expert."
+    )
 
 
 def test_the_ladder_table_reads_a_run_and_refuses_other_files(tmp_path: Path) -> None:
@@ -147,7 +162,7 @@ def test_one_duplicate_match_is_a_row_without_intervals(tmp_path: Path) -> None:
     assert (run["margin_per_deck"]["low"], run["margin_per_deck"]["high"]) == (None, None)
     points = run["sides"][0]["points_per_deck"]  # a count: its floor, 0
     assert (points["low"], points["high"]) == (0.0, None)
-    cells = _cells(_table(path)[2])
+    cells = _cells(_table(path)[4])
     assert cells[8] == f"{paired['value']:.2f} [-inf, inf]"
     win = run["a_less_reference"]["win_rate"]
     # A difference of two win rates over one pair: no interval but its range.
