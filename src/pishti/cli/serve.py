@@ -58,6 +58,14 @@ def serve_command(
         float,
         typer.Option(hidden=True, help="Client messages allowed per second and connection."),
     ] = DEFAULTS.rate,
+    ws_ping: Annotated[
+        float | None,
+        typer.Option(
+            hidden=True,
+            help="Seconds between a WebSocket's keepalive pings; one not answered within "
+            "2 s more is lost (default 5 and 7; for tests only).",
+        ),
+    ] = None,
     pause: Annotated[
         float,
         typer.Option(
@@ -187,13 +195,14 @@ def serve_command(
         or not lease > 0
         or not header_timeout > 0
         or not bot_deadline > 0
+        or (ws_ping is not None and not ws_ping > 0)
         or analysis_samples[0] < 2
         or analysis_samples[1] < 1
     ):
         raise fail(
             "--bot-delay and --gc-sweep must be 0 or more, "
-            "--time-scale, --rate, --http-rate, --header-timeout, --bot-deadline "
-            "and --lease above 0",
+            "--time-scale, --rate, --http-rate, --header-timeout, --bot-deadline, "
+            "--ws-ping and --lease above 0",
             2,
         )
     ice_servers = []
@@ -252,8 +261,8 @@ def serve_command(
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
         ws_max_size=WS_MAX_SIZE,
-        ws_ping_interval=WS_PING_INTERVAL,
-        ws_ping_timeout=WS_PING_TIMEOUT,
+        ws_ping_interval=WS_PING_INTERVAL if ws_ping is None else ws_ping,
+        ws_ping_timeout=WS_PING_TIMEOUT if ws_ping is None else ws_ping + 2,
         ws_per_message_deflate=False,
         log_level=log_level.lower(),
         access_log=log_level.lower() == "debug",
