@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import ClassVar
 
@@ -108,6 +109,32 @@ class SlowFirst(_Base):
         return min(view.legal_cards)
 
 
+class HeldFirst(_Base):
+    """Its first move waits (in C, where a stop cannot land) until the test sets
+    ``release`` (10 s at most), then it plays at once: a slow move whose end the
+    test chooses, however loaded the machine."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.release = threading.Event()
+
+    def answer(self, view: SeatView) -> object:
+        if self.moves == 1:
+            self.release.wait(10)
+        return min(view.legal_cards)
+
+
+class HeldWatcher(HeldFirst):
+    """:class:`HeldFirst` whose observe hook keeps every event."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.events: list[object] = []
+
+    def observe(self, event: object) -> None:
+        self.events.append(event)
+
+
 class Hangs(_Base):
     """Never returns from its second move (a busy loop)."""
 
@@ -169,22 +196,6 @@ class ReturnsRealNumpy(_Base):
         import numpy as np
 
         return np.int64(min(view.legal_cards))
-
-
-class SlowWatcher(_Base):
-    """Takes 0.3 s (in C) over its first move; its observe hook keeps every event."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.events: list[object] = []
-
-    def answer(self, view: SeatView) -> object:
-        if self.moves == 1:
-            time.sleep(0.3)
-        return min(view.legal_cards)
-
-    def observe(self, event: object) -> None:
-        self.events.append(event)
 
 
 class SlowLast(_Base):

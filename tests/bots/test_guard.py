@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -18,7 +19,7 @@ from pishti.bots.guard import (
     fault_line,
 )
 from pishti.engine import Event, Match, SeatView, card_text, event_for_seat, parse_card, seat_view
-from tests.bots.misbehaving import SlowWatcher
+from tests.bots.misbehaving import HeldFirst, HeldWatcher
 
 M = "tests.bots.misbehaving"
 
@@ -93,18 +94,30 @@ def test_a_bot_that_exits_is_a_fault_with_and_without_a_time_limit() -> None:
         assert (fault.kind, fault.what) == (RAISED, "raised SystemExit: 3")
 
 
+def _stopped_calls_end() -> None:
+    """Wait for every stopped bot call (its thread, "bot NAME") to end."""
+    for thread in threading.enumerate():
+        if thread.name.startswith("bot "):
+            thread.join(10)
+            assert not thread.is_alive()
+
+
 def test_a_slow_move_is_stopped_and_the_bot_plays_again_later() -> None:
-    spec = f"{M}:SlowFirst"
+    # The bot's first move waits for the test, not for a time: under load (the
+    # tests in two processes) the sleeps this test used ended before it looked.
+    spec = f"{M}:HeldFirst"
     bot = GuardedBot(make_bot(spec, 1), spec, 0.2)
+    held = bot.bot
+    assert isinstance(held, HeldFirst)
     view = _view()
     start = time.perf_counter()
     with pytest.raises(BotFault) as caught:
         bot.choose(view)
     assert caught.value.kind in (OVERTIME,)
     assert caught.value.what == "took longer than 0.2 s and was stopped"
-    assert time.perf_counter() - start < 0.45
-    time.sleep(0.15)
-    # The next move waits (up to 0.2 s) for the sleep in C to end and the stop to land.
+    assert time.perf_counter() - start < 5  # stopped; the move itself waits 10 s
+    held.release.set()
+    _stopped_calls_end()
     assert bot.choose(view) == parse_card("AD")
 
 
@@ -122,14 +135,19 @@ def test_a_hung_move_is_stopped() -> None:
 
 
 def test_a_bot_still_running_is_busy() -> None:
-    spec = f"{M}:SlowFirst"
+    spec = f"{M}:HeldFirst"
     bot = GuardedBot(make_bot(spec, 1), spec, 0.15)
+    held = bot.bot
+    assert isinstance(held, HeldFirst)
     view = _view()
     with pytest.raises(BotFault):
         bot.choose(view)
     with pytest.raises(BotFault) as caught:
-        bot.choose(view)
+        bot.choose(view)  # the stopped move still waits
     assert caught.value.kind == BUSY
+    held.release.set()
+    _stopped_calls_end()
+    assert bot.choose(view) == parse_card("AD")
 
 
 def test_the_fault_line_names_bot_seat_match_and_deck() -> None:
@@ -196,13 +214,13 @@ def _events() -> list[Event]:
     return [event_for_seat(e, 0) for e in match.events]
 
 
-def _stopped_watcher() -> tuple[GuardedBot, SlowWatcher, SeatView]:
-    """A guarded SlowWatcher (0.1 s a move) whose first move was just stopped
-    while it still sleeps."""
-    spec = f"{M}:SlowWatcher"
+def _stopped_watcher() -> tuple[GuardedBot, HeldWatcher, SeatView]:
+    """A guarded HeldWatcher (0.1 s a move) whose first move was just stopped
+    while it still waits for its ``release``."""
+    spec = f"{M}:HeldWatcher"
     bot = GuardedBot(make_bot(spec, 1), spec, 0.1)
     watcher = bot.bot
-    assert isinstance(watcher, SlowWatcher)
+    assert isinstance(watcher, HeldWatcher)
     view = _view()
     with pytest.raises(BotFault) as caught:
         bot.choose(view)
@@ -213,11 +231,12 @@ def _stopped_watcher() -> tuple[GuardedBot, SlowWatcher, SeatView]:
 def test_events_while_a_stopped_move_runs_are_kept_and_shown_in_order() -> None:
     bot, watcher, _ = _stopped_watcher()
     first, second, third = _events()[:3]
-    # The stopped move still sleeps: nothing is raised and nothing is lost.
+    # The stopped move still waits: nothing is raised and nothing is lost.
     bot.observe(first)
     bot.observe(second)
     assert watcher.events == []
-    time.sleep(0.35)
+    watcher.release.set()
+    _stopped_calls_end()
     bot.observe(third)
     assert watcher.events == [first, second, third]
 
@@ -228,7 +247,8 @@ def test_events_kept_while_busy_reach_the_bot_before_its_next_move() -> None:
     for event in events:
         bot.observe(event)
     assert watcher.events == []
-    time.sleep(0.25)
-    # The next move waits for the stopped call to end, then passes the kept events.
+    watcher.release.set()
+    _stopped_calls_end()
+    # The next move passes the kept events first.
     assert bot.choose(view) == min(view.legal_cards)
     assert watcher.events == events
