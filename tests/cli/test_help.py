@@ -27,3 +27,10 @@ def test_the_listing_shows_each_sentence_whole() -> None:
     assert "Weigh every play of a match record against the expert bot." in result.output
     assert "Start a cluster to try: PostgreSQL, NODES server nodes and HAProxy." in result.output
     assert "what its seat" not in result.output
+
+
+def test_the_arena_help_names_its_default_results_file() -> None:
+    # Found by a new user: "[arena-A-B-Np-seedS.jsonl, a new one]" was read as a
+    # markup tag and vanished from the help.
+    result = CliRunner().invoke(app, ["arena", "--help"], env={"COLUMNS": "200"})
+    assert "(default: a new arena-A-B-Np-seedS.jsonl)." in result.output

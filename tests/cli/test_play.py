@@ -70,13 +70,14 @@ def test_the_screen_never_shows_a_card_the_seat_may_not_see(players: int, level:
     screen = CheckedScreen(0)
     console = Console(file=screen, width=100, color_system=None)
     bots = {s: make_bot(level, s) for s in range(1, players)}
-    answers = iter(["x", "9"] + ["2", "1"] * 1000)  # two bad keys first: asked again
+    # Bad keys first, asked again: "²" passes isdigit() and crashed int() (a new user).
+    answers = iter(["x", "9", "²", "0"] + ["2", "1"] * 1000)
     table = TerminalTable(match, 0, bots, console, lambda prompt: next(answers))
     screen.table = table
     table.run()
     assert match.finished
     out = screen.getvalue()
-    assert "Press a key from 1 to 4." in out
+    assert out.count("Press a key from 1 to 4, or q to leave.") == 4
     assert "Deck count (R5.5)" in out
     assert "Match over after" in out
     assert screen.cards_shown > 100
@@ -299,3 +300,37 @@ def test_ctrl_c_at_a_piped_prompt_ends_the_prompt_line(
     with pytest.raises(KeyboardInterrupt):
         play.read_line_or_key("Your card (1-4, q to leave): ")
     assert capsys.readouterr().out == "Your card (1-4, q to leave): \n"
+
+
+def test_a_plug_in_name_is_shown_as_text_not_markup() -> None:
+    # Found by a new user: a bot named "odd[/x]" crashed `pishti play` (rich's markup),
+    # and "[bold]loud" showed as "loud".  A plug-in cannot hurt a match.
+    match = Match(2, 51, seed=8)
+    bot = make_bot("random", 1)
+    bot.name = "odd[/x] [bold]loud"  # type: ignore[misc]
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    table = TerminalTable(match, 0, {1: bot}, console, lambda prompt: "1")
+    table.run()
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Seat 1 (opponent, odd[/x] [bold]loud) plays" in out
+
+
+def test_a_closed_terminal_still_gets_its_record_written(tmp_path: Path) -> None:
+    # Found by a new user: closing the terminal at a prompt (EIO on the next read and
+    # write, and SIGHUP) ended in a traceback, and the record was never written.
+    import pty
+
+    path = tmp_path / "closed.json"
+    pid, master = pty.fork()
+    if pid == 0:  # the child: pishti play on the new terminal
+        os.execv(PISHTI, [PISHTI, "play", "--seed", "11", "--players", "2", "--record", str(path)])
+    out = b""
+    deadline = time.monotonic() + 30
+    while b"q to leave): " not in out:
+        assert time.monotonic() < deadline, out.decode(errors="replace")
+        out += os.read(master, 4096)
+    os.close(master)  # the terminal window closed
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) in (129, 1)
+    record = read_record(path)
+    assert len(record.decks) == 1 and not replay(record).finished

@@ -198,7 +198,7 @@ def arena_command(
         Path | None,
         typer.Option(
             help="JSON-lines file that keeps each duplicate match as it finishes "
-            "[arena-A-B-Np-seedS.jsonl, a new one].",
+            "(default: a new arena-A-B-Np-seedS.jsonl).",
         ),
     ] = None,
     resume: Annotated[

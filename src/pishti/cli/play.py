@@ -172,7 +172,7 @@ class TerminalTable:
         if seat == self.human:
             return "you"
         role = "partner" if team_of(seat) == team_of(self.human) else "opponent"
-        return f"seat {seat} ({role}, {self.bots[seat].name})"
+        return f"seat {seat} ({role}, {escape(str(self.bots[seat].name))})"  # a plug-in's name
 
     def team_name(self, team: int) -> str:
         """ "your team" or "their team"; at two players, where a team is one seat,
@@ -276,9 +276,10 @@ class TerminalTable:
             answer = self.read_key(f"Card to play ({keys_hint}, q to leave): ").strip().lower()
             if answer in ("q", "quit"):
                 raise Quit
-            if answer.isdigit() and 1 <= int(answer) <= len(hand):
+            if answer in [str(i) for i in range(1, len(hand) + 1)]:  # not "²", which isdigit
                 return hand[int(answer) - 1]
-            self.console.print(f"Press a key from 1 to {len(hand)}.")
+            keys_said = "1" if len(hand) == 1 else f"a key from 1 to {len(hand)}"
+            self.console.print(f"Press {keys_said}, or q to leave.")
 
     def show_table(self, view: SeatView) -> None:
         """The table as the person's seat may see it (R7.7)."""
@@ -372,25 +373,39 @@ def read_line_or_key(prompt: str) -> str:
         EOFError: the input ended (or Ctrl-D on a terminal).
         KeyboardInterrupt: Ctrl-C on a terminal.
     """
-    typer.echo(prompt, nl=False)
+    say(prompt, nl=False)
     if sys.stdin.isatty():
         try:
             key = typer.getchar()  # raw mode: Ctrl-C and Ctrl-D come as these errors
         except (EOFError, KeyboardInterrupt):
-            typer.echo()
+            say()
             raise
-        typer.echo(key)
+        except OSError:  # the terminal was closed (EIO)
+            raise EOFError from None
+        if not key:
+            raise EOFError
+        say(key)
         return key
     try:
         line = sys.stdin.readline()
     except KeyboardInterrupt:
-        typer.echo()
+        say()
         raise
+    except OSError:
+        raise EOFError from None
     if not line:
-        typer.echo()
+        say()
         raise EOFError
-    typer.echo(line.strip())
+    say(line.strip())
     return line
+
+
+def say(text: str = "", nl: bool = True) -> None:
+    """Echo ``text`` to the screen, or nothing when the screen is gone (a closed
+    terminal gives EIO), so that what the match was doing (writing its record)
+    goes on."""
+    with contextlib.suppress(OSError):
+        typer.echo(text, nl=nl)
 
 
 @contextlib.contextmanager
@@ -471,27 +486,30 @@ def play_command(
     console = Console(highlight=False)
     label = f"match seed {seed}"
     table = TerminalTable(match, HUMAN_SEAT, seated, console, read_line_or_key, label)
+
+    def stopped(message: str, status: int) -> typer.Exit:
+        # The record is written first; the screen may be gone (a closed terminal
+        # gives EIO), so what cannot be said is not said.
+        with contextlib.suppress(OSError):
+            save_record(match, record_file, console)
+        with contextlib.suppress(OSError):
+            fail(f"{message} (seed {seed})")
+        return typer.Exit(status)
+
     try:
         with hangups_stop_the_match(), keys_not_echoed():
             table.run()
     except Quit:
-        save_record(match, record_file, console)
-        raise fail(f"you left the match (seed {seed})") from None
+        raise stopped("you left the match", 1) from None
     except EOFError:
-        save_record(match, record_file, console)
-        raise fail(f"the input ended before the match was over (seed {seed})") from None
+        raise stopped("the input ended before the match was over", 1) from None
     except Hangup as stop:
-        # The terminal may be gone: the record is written first, and what cannot
-        # be said is not said.
-        with contextlib.suppress(OSError):
-            save_record(match, record_file, console)
         name = signal.Signals(stop.signum).name
-        with contextlib.suppress(OSError):
-            fail(f"the match was stopped by {name} (seed {seed})")
-        raise typer.Exit(128 + stop.signum) from None
+        raise stopped(f"the match was stopped by {name}", 128 + stop.signum) from None
     except KeyboardInterrupt:
-        save_record(match, record_file, console)
-        raise fail(f"you stopped the match with Ctrl-C (seed {seed})", 130) from None
+        raise stopped("you stopped the match with Ctrl-C", 130) from None
+    except OSError as exc:  # the screen is gone (EIO, a closed pipe)
+        raise stopped(f"the match could not be shown ({exc.strerror})", 1) from None
     console.print(f"The match's seed: {seed} (--seed {seed} plays these deals again).")
     if not save_record(match, record_file, console):
         raise typer.Exit(1)
