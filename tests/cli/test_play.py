@@ -250,7 +250,8 @@ def test_a_two_player_match_speaks_of_you_and_your_opponent() -> None:
     assert "  Score: you 0, your opponent 0 (cards taken this deck: 0 to 6)" in out
     assert "  Pishtis, your opponent: 6♣" in out
     assert "  ... and takes 2 cards.\n" in out
-    assert "your team" not in out and "their team" not in out
+    assert "┃ you (seat 0) ┃ your opponent (seat 1) ┃" in out
+    assert "your team" not in out and "their team" not in out and "team 0" not in out
 
 
 PISHTI = str(Path(sys.executable).with_name("pishti"))

@@ -348,7 +348,8 @@ class TerminalTable:
                     f"{'which' if self.match.players == 4 else 'who'} took last (R5.1)."
                 )
             result = {"decks": [deck_results(self.match)[event.deck]]}
-            c.print(count_table(result, self.match.players, first=event.deck + 1))
+            names = (self.team_name(0), self.team_name(1))
+            c.print(count_table(result, self.match.players, first=event.deck + 1, names=names))
         elif isinstance(event, MatchOver):
             mine = team_of(self.human)
             totals = event.totals

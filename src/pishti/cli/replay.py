@@ -33,17 +33,23 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def count_table(result: dict[str, Any], players: int, first: int = 1) -> Table:
+def count_table(
+    result: dict[str, Any],
+    players: int,
+    first: int = 1,
+    names: tuple[str, str] = ("team 0", "team 1"),
+) -> Table:
     """Build the deck-by-deck count table (R5.5) from :func:`replay_json` output.
 
-    ``first`` is the number shown for ``result["decks"][0]`` (decks count from 1).
+    ``first`` is the number shown for ``result["decks"][0]`` (decks count from 1);
+    ``names`` head the two teams' columns, each followed by its seats.
     """
-    names = ("seats 0+2", "seats 1+3") if players == 4 else ("seat 0", "seat 1")
+    seats = ("seats 0+2", "seats 1+3") if players == 4 else ("seat 0", "seat 1")
     table = Table(title="Deck count (R5.5)", show_lines=False)
     table.add_column("deck")
     table.add_column("")
-    table.add_column(f"team 0 ({names[0]})", justify="right")
-    table.add_column(f"team 1 ({names[1]})", justify="right")
+    table.add_column(f"{names[0]} ({seats[0]})", justify="right")
+    table.add_column(f"{names[1]} ({seats[1]})", justify="right")
     for number, deck in enumerate(result["decks"], start=first):
         if not deck["complete"]:
             table.add_row(str(number), f"cut short after {deck.get('plays', 0)} plays", "", "")
