@@ -176,6 +176,9 @@ def test_a_record_file_that_cannot_be_written_is_refused_before_the_match(
     assert result.exit_code == 2
     assert f"--record '{tmp_path}/newdir/': give a file name, not a folder" in result.output
     assert list(tmp_path.iterdir()) == []
+    result = runner.invoke(app, ["play", "--record", ""], input="1\n")
+    assert result.exit_code == 2
+    assert "--record '': give a file name\n" in result.output
     result = runner.invoke(app, ["play", "--record", "/dev/full"], input="1\n")
     assert result.exit_code == 2
     assert "--record /dev/full: not a regular file" in result.output

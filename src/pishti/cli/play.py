@@ -523,7 +523,9 @@ def record_path(text: str) -> Path:
         typer.Exit: after one line (status 2): ``text`` is empty or ends with a
             slash (a folder, where a file name is wanted).
     """
-    if not text or text.endswith(("/", os.sep)):
+    if not text:
+        raise fail("--record '': give a file name", 2)
+    if text.endswith(("/", os.sep)):
         raise fail(f"--record {text!r}: give a file name, not a folder", 2)
     path = Path(text)
     check_writable(path)
