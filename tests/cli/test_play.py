@@ -338,3 +338,23 @@ def test_a_closed_terminal_still_gets_its_record_written(tmp_path: Path) -> None
     assert os.waitstatus_to_exitcode(status) in (129, 1)
     record = read_record(path)
     assert len(record.decks) == 1 and not replay(record).finished
+
+
+def test_a_closed_output_still_gets_its_record_written(tmp_path: Path) -> None:
+    # Found by a new user: `pishti play ... | head -3` ended with status 1, no word
+    # and no record (rich ends the program when its pipe closes).
+    path = tmp_path / "piped.json"
+    command = [PISHTI, "play", "--seed", "3", "--players", "2", "--record", str(path)]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        proc.stdout.readline()
+        proc.stdout.close()  # as `| head -1` does
+        proc.stdin.write(b"1\n" * 400)
+        proc.stdin.close()
+        err = proc.stderr.read()
+        proc.wait(30)
+    assert proc.returncode == 1
+    assert err.decode() == "pishti: the output of the match was closed (seed 3)\n"
+    assert not replay(read_record(path)).finished

@@ -511,6 +511,8 @@ def play_command(
         raise stopped("you stopped the match with Ctrl-C", 130) from None
     except OSError as exc:  # the screen is gone (EIO, a closed pipe)
         raise stopped(f"the match could not be shown ({exc.strerror})", 1) from None
+    except SystemExit:  # rich ends the program when the pipe it writes to closes
+        raise stopped("the output of the match was closed", 1) from None
     console.print(f"The match's seed: {seed} (--seed {seed} plays these deals again).")
     if not save_record(match, record_file, console):
         raise typer.Exit(1)
