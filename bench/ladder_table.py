@@ -11,7 +11,9 @@ import json
 import math
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def interval(estimate: dict[str, float | None], digits: int) -> str:
@@ -63,19 +65,19 @@ def load(path: str) -> dict[str, Any]:
 
 def rows(
     paths: list[str],
-    make: Callable[[dict[str, Any]], str],
+    make: Callable[[dict[str, Any]], T],
     kind: str,
     read: Callable[[str], dict[str, Any]] = load,
-) -> list[str]:
-    """The table row ``make`` gives for each file's run as ``read`` reads it
-    (:func:`load` by default), all before any is printed.
+) -> list[T]:
+    """What ``make`` gives (a table row, or more) for each file's run as ``read``
+    reads it (:func:`load` by default), all before any is printed.
 
     Raises:
         SystemExit: with one line naming the file, when ``read`` refuses it
             or its figures are not of the shape ``make`` reads (``kind`` names
             the command that writes them).
     """
-    out = []
+    out: list[T] = []
     for path in paths:
         run = read(path)
         try:

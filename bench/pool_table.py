@@ -96,13 +96,14 @@ def main(paths: list[str]) -> None:
     """
     if not paths:
         raise SystemExit("usage: .venv/bin/python bench/pool_table.py RUN.json [RUN.json ...]")
-    kind = "pishti arena ... --compare C --json"
-    lines = rows(paths, row, kind, load)
-    print(caption(rows(paths, bots, kind, load)))
+    read = rows(
+        paths, lambda run: (row(run), bots(run)), "pishti arena ... --compare C --json", load
+    )
+    print(caption([names for _, names in read]))
     print()
     print(HEADER)
     print("|" + "---|" * 12)
-    for line in lines:
+    for line, _ in read:
         print(line)
 
 

@@ -260,6 +260,14 @@ def test_a_two_player_match_speaks_of_you_and_your_opponent() -> None:
 PISHTI = str(Path(sys.executable).with_name("pishti"))
 
 
+def _play_on_pipes(seed: int, path: Path) -> subprocess.Popen[bytes]:
+    """``pishti play`` at two players with ``--seed seed --record path``, its input,
+    output and errors on pipes."""
+    command = [PISHTI, "play", "--seed", str(seed), "--players", "2", "--record", str(path)]
+    pipe = subprocess.PIPE
+    return subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe)
+
+
 @pytest.mark.parametrize(("name", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
 def test_a_match_stopped_by_a_signal_still_writes_its_record(
     tmp_path: Path, name: str, status: int
@@ -267,10 +275,7 @@ def test_a_match_stopped_by_a_signal_still_writes_its_record(
     # Found by a new user: closing the terminal (SIGHUP) or `kill` (SIGTERM) ended
     # the match without a word and without the record that --record promised.
     path = tmp_path / "match.json"
-    command = [PISHTI, "play", "--seed", "6", "--players", "2", "--record", str(path)]
-    with subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    ) as proc:
+    with _play_on_pipes(6, path) as proc:
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         proc.stdin.write(b"1\n")
         proc.stdin.flush()
@@ -344,10 +349,7 @@ def test_a_closed_output_still_gets_its_record_written(tmp_path: Path) -> None:
     # Found by a new user: `pishti play ... | head -3` ended with status 1, no word
     # and no record (rich ends the program when its pipe closes).
     path = tmp_path / "piped.json"
-    command = [PISHTI, "play", "--seed", "3", "--players", "2", "--record", str(path)]
-    with subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    ) as proc:
+    with _play_on_pipes(3, path) as proc:
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         proc.stdout.readline()
         proc.stdout.close()  # as `| head -1` does
