@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -34,3 +35,29 @@ def test_the_arena_help_names_its_default_results_file() -> None:
     # markup tag and vanished from the help.
     result = CliRunner().invoke(app, ["arena", "--help"], env={"COLUMNS": "200"})
     assert "(default: a new arena-A-B-Np-seedS.jsonl)." in result.output
+
+
+def test_the_commands_are_listed_by_name() -> None:
+    # Found by a new user: `replay` came before `play`, in the order the modules
+    # happened to be imported.
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
+    names = [
+        line.split()[1]
+        for line in result.output.splitlines()
+        if line.startswith("\u2502 ") and line.split()[1].isalpha()
+    ]
+    assert names == sorted(names)
+    assert names[:1] == ["analyse"] and len(names) == 8
+
+
+@pytest.mark.parametrize(
+    "command", ["analyse", "arena", "cluster", "play", "replay", "serve", "simulate", "verify"]
+)
+def test_every_help_fits_80_columns_whole(command: str) -> None:
+    # Found by a new user: at 80 columns `serve --help` cut option names and
+    # examples ("--sqlite-synchron…"), and `verify --help` showed ``ok`` raw.
+    result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "\u2026" not in result.output
+    assert "``" not in result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80

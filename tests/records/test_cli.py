@@ -248,3 +248,15 @@ def test_r1_2_replay_refuses_a_card_with_spaces_or_not_ascii(tmp_path: Path, car
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr == f"pishti: {path}: deck 1, play 5: play: {card!r} is not a card\n"
+
+
+def test_a_two_player_replay_names_the_seats_not_teams() -> None:
+    # Found by a new user: a two-player record was said to be won by "team 1", and
+    # its count table headed "team 0 (seat 0)", where each side is one seat (R1.3).
+    result = runner.invoke(app, ["replay", str(RECORDS / "two_player_with_pishti.json")])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    head = [c.strip() for c in lines[2].split("\u2503")]
+    assert head[3:5] == ["seat 0", "seat 1"]
+    assert lines[-1] == "Final: seat 0 105, seat 1 153 (target 151): seat 1 wins."
+    assert "team" not in result.stdout

@@ -38,7 +38,7 @@ from pishti.bots.guard import (
 from pishti.bots.plugins import is_plugin_spec
 from pishti.cli.app import app, fail
 from pishti.cli.arena import allow_local_plugins
-from pishti.cli.replay import count_table
+from pishti.cli.count import count_table
 from pishti.engine import (
     TARGETS,
     Card,
@@ -354,7 +354,7 @@ class TerminalTable:
             mine = team_of(self.human)
             totals = event.totals
             if event.winner is None:
-                outcome = "a draw at the deck limit"
+                outcome = "a draw at the deck cap (R6.4)"
             else:
                 winner = self.team_name(event.winner)
                 outcome = f"{winner} {'win' if winner == 'you' else 'wins'}"

@@ -45,7 +45,12 @@ def serve_command(
         Path | None, typer.Option(help="Folder of the browser client (with index.html).")
     ] = None,
     log_level: Annotated[
-        LogLevel, typer.Option(case_sensitive=False, help="How much the server logs.")
+        LogLevel,
+        typer.Option(
+            case_sensitive=False,
+            metavar="<level>",
+            help="How much the server logs: debug, info, warning, error or critical.",
+        ),
     ] = "info",
     time_scale: Annotated[
         float,
@@ -129,6 +134,7 @@ def serve_command(
         int,
         typer.Option(
             min=1,
+            metavar="<int>",
             help="Worker processes that compute the expert's analysis of finished matches.",
         ),
     ] = DEFAULTS.analysis_workers,
@@ -142,6 +148,7 @@ def serve_command(
     ice_server: Annotated[
         list[str] | None,
         typer.Option(
+            metavar="<url>",
             help="A STUN or TURN server for the table talk's voice and video (repeatable): "
             "stun:HOST:PORT, turn:HOST:PORT?transport=udp, turns:HOST:PORT.  Sent to every "
             "seat; without any, browsers reach each other on one network only "
@@ -151,6 +158,7 @@ def serve_command(
     ice_relay: Annotated[
         bool,
         typer.Option(
+            "--ice-relay",
             help="Connect the browsers through the TURN servers only, so players never "
             "learn each other's network addresses (needs a turn: --ice-server).",
         ),

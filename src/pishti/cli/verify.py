@@ -19,7 +19,7 @@ def verify_command(
     """Check a match record's deals against its seeds (R11.9).
 
     Prints one line for the commitment, one for the first dealer and one per
-    deck: ``ok``, or ``DIFFERS`` and exactly where.  The deals are checked
+    deck: "ok", or "DIFFERS" and exactly where.  The deals are checked
     even when the plays do not replay (cards moved between hands make a play
     come from a hand that does not hold it): the deck whose deal differs is
     named, then the replay's error.  Exits with status 0 when everything
