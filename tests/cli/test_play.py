@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import io
 import os
@@ -20,6 +21,7 @@ from pishti.bots import make_bot
 from pishti.cli import app, play
 from pishti.cli.play import Quit, TerminalTable
 from pishti.engine import Card, Match, card_symbol, team_of
+from pishti.engine.view import seat_view
 from pishti.records import MatchRecord, read_record, replay
 
 runner = CliRunner()
@@ -138,6 +140,46 @@ def test_the_match_record_is_written_when_the_match_is_over(tmp_path: Path) -> N
     match = replay(record)  # the same match, card for card (R10)
     assert match.finished
     assert match.totals == [31, 53]
+
+
+def test_a_record_file_gets_the_usual_permissions_and_a_symlink_is_followed(
+    tmp_path: Path,
+) -> None:
+    # Found by a new user: the record was made 0600 (the temporary file's mode),
+    # and a symlink named as --record was replaced by a file.
+    args = ["play", "--seed", "5", "--target", "51", "--bots", "novice", "--record"]
+    old = os.umask(0o022)
+    try:
+        new = tmp_path / "new.json"
+        assert runner.invoke(app, [*args, str(new)], input="1\n" * 400).exit_code == 0
+        assert new.stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "kept.json"
+        kept.write_text("old")
+        kept.chmod(0o640)
+        assert runner.invoke(app, [*args, str(kept)], input="1\n" * 400).exit_code == 0
+        assert kept.stat().st_mode & 0o777 == 0o640
+        link = tmp_path / "link.json"
+        link.symlink_to(kept)
+        kept.write_text("old")
+        assert runner.invoke(app, [*args, str(link)], input="1\n" * 400).exit_code == 0
+    finally:
+        os.umask(old)
+    assert link.is_symlink()
+    assert replay(read_record(kept)).totals == [31, 53]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json", "link.json", "new.json"]
+
+
+def test_a_hand_with_no_cards_left_is_shown_without_a_gap() -> None:
+    # Found by a new user: "seat 1 (opponent, novice):  0 cards", two spaces.
+    match = Match(2, 51, seed=3)
+    screen = io.StringIO()
+    console = Console(file=screen, width=100, color_system=None)
+    table = TerminalTable(match, 0, {1: make_bot("novice", 1)}, console, lambda prompt: "q")
+    view = seat_view(match, 0)
+    table.show_table(dataclasses.replace(view, hand_sizes=(4, 0)))
+    assert "  seat 1 (opponent, novice): 0 cards\n" in screen.getvalue()
+    table.show_table(view)
+    assert "  seat 1 (opponent, novice): ▮▮▮▮ 4 cards\n" in screen.getvalue()
 
 
 def test_the_record_of_a_match_left_holds_the_cards_played(tmp_path: Path) -> None:

@@ -291,7 +291,8 @@ class TerminalTable:
         for seat in range(view.players):
             if seat != self.human:
                 size = view.hand_sizes[seat]
-                c.print(f"  {self.seat_name(seat)}: {'▮' * size} {cards_count(size)}")
+                backs = f"{'▮' * size} " if size else ""
+                c.print(f"  {self.seat_name(seat)}: {backs}{cards_count(size)}")
         if view.top_card is None:
             c.print("  Table: empty")
         else:
@@ -558,19 +559,34 @@ def check_writable(path: Path) -> None:
         raise fail(f"--record {path}: cannot be written here ({exc.strerror})", 2) from None
 
 
+def _file_mode(path: Path) -> int:
+    """The permissions for a record written to ``path``: those of the file
+    there, else what a new file gets (0o666 less the umask)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_record_file(record: MatchRecord, path: Path) -> None:
     """Write ``record`` (R10) to ``path`` through a temporary file in the same
     folder, renamed over ``path`` once complete: a write that fails leaves a
-    file already there as it was.
+    file already there as it was.  The file keeps the permissions of the one
+    it replaces (a new one gets the umask's); when ``path`` is a symlink, the
+    file it points to is written.
 
     Raises:
         OSError: the temporary file could not be written or renamed.
     """
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".pishti-record-")
+    target = Path(os.path.realpath(path))  # a symlink's file is written, not the link
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".pishti-record-")
     os.close(fd)
     try:
+        os.chmod(temporary, _file_mode(target))
         write_record(record, temporary)
-        os.replace(temporary, path)
+        os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
