@@ -178,3 +178,60 @@ def test_the_terminal_summary(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Against the expert (8 sampled decks a play)" in result.output
     assert "Marked plays" in result.output
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_the_analysis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by a new user: `-o /nonexist/a.json` and `-o /tmp` ended in a traceback,
+    # after the whole analysis had run.
+    def no_analysis(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the analysis started")
+
+    monkeypatch.setattr("pishti.cli.analyse.analyse_record", no_analysis)
+    record = str(RECORDS / "two_player_with_pishti.json")
+    loop = tmp_path / "loop"
+    loop.symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(loop)
+    for output, said in (
+        (tmp_path / "none" / "a.json", f"the folder {tmp_path / 'none'} does not exist"),
+        (tmp_path, "a folder; give a file name"),
+        (loop, "Too many levels of symbolic links"),
+    ):
+        result = runner.invoke(app, ["analyse", record, "-o", str(output)])
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"pishti: --output {output}: {said}\n"
+    assert loop.is_symlink()
+
+
+def test_the_output_file_is_written_through_a_symlink(tmp_path: Path) -> None:
+    path = RECORDS / "two_player_with_pishti.json"
+    record = _cut(read_record(path), 3)
+    cut = tmp_path / "cut.json"
+    write_record(record, cut)
+    (tmp_path / "out").mkdir()
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "out" / "analysis.json")
+    args = ["analyse", str(cut), "--json", "--samples", "2", "--expert-samples", "1"]
+    result = runner.invoke(app, [*args, "--jobs", "1", "-o", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink()
+    assert json.loads((tmp_path / "out" / "analysis.json").read_text()) == json.loads(result.stdout)
+
+
+def test_the_tables_at_two_players_and_80_columns() -> None:
+    # Found by a new user: at two players a "team" column repeated the seat, the
+    # head "inaccuracies" showed as "inaccur…" at 80 columns, and cards were
+    # written "TD" where play and replay show "10♦".
+    path = str(RECORDS / "two_player_with_pishti.json")
+    args = ["analyse", path, "--samples", "2", "--expert-samples", "1", "--jobs", "1"]
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    heads = [cell.strip() for cell in lines[4].split("┃")[1:-1]]
+    assert heads == ["seat", "choices", "expert", "card", "deck", "inaccuracies", "mistakes"]
+    assert max(len(line) for line in lines) <= 80
+    marked = lines[lines.index(next(x for x in lines if "Marked plays" in x)) + 4 :]
+    first = [cell.strip() for cell in marked[0].split("│")[1:-1]]
+    assert first == ["1", "10", "0", "K♦", "8♦", "K♦", "10.00", "mistake"]
+    assert "│ 3    │ 1    │ 1    │ 10♦    │ 9♥   │ 10♦    │ 12.00       │ mistake │" in lines

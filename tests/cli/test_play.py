@@ -169,6 +169,32 @@ def test_a_record_file_gets_the_usual_permissions_and_a_symlink_is_followed(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json", "link.json", "new.json"]
 
 
+def test_a_record_symlink_is_checked_where_it_points(tmp_path: Path) -> None:
+    # Found by a new user: a link into a missing folder was accepted and the whole
+    # match played before the record failed; a symlink loop was replaced by a file.
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "none" / "x.json")
+    loop = tmp_path / "loop"
+    loop.symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(loop)
+    for path, said in (
+        (dangling, f"the folder {tmp_path / 'none'} does not exist"),
+        (loop, "Too many levels of symbolic links"),
+    ):
+        result = runner.invoke(app, ["play", "--record", str(path)], input="1\n" * 400)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"pishti: --record {path}: {said}\n"
+    assert loop.is_symlink() and dangling.is_symlink()
+
+
+def test_one_card_left_on_the_table_goes_to_who_took_last() -> None:
+    # Found by a new user: "The 1 card left on the table go to you".
+    args = ["play", "--seed", "1", "--players", "2", "--target", "51", "--bots", "novice"]
+    result = runner.invoke(app, args, input="1\n" * 400)
+    assert result.exit_code == 0, result.output
+    assert "The 1 card left on the table goes to you, who took last (R5.1)." in result.stdout
+
+
 def test_a_hand_with_no_cards_left_is_shown_without_a_gap() -> None:
     # Found by a new user: "seat 1 (opponent, novice):  0 cards", two spaces.
     match = Match(2, 51, seed=3)
@@ -295,6 +321,7 @@ def test_a_two_player_match_speaks_of_you_and_your_opponent() -> None:
     assert "  Score: you 0, your opponent 0 (cards taken this deck: 0 to 6)" in out
     assert "  Pishtis, your opponent: 6♣" in out
     assert "  ... and takes 2 cards.\n" in out
+    assert "You play J♦\n  ... and take 3 cards.\n" in out  # "and takes" once
     assert "┃ you (seat 0) ┃ your opponent (seat 1) ┃" in out
     assert "your team" not in out and "their team" not in out and "team 0" not in out
 

@@ -9,6 +9,7 @@ import signal
 import sys
 from collections.abc import Iterator
 
+import pytest
 from typer.testing import CliRunner
 
 from pishti.cli import app
@@ -151,3 +152,13 @@ def test_ctrl_c_on_a_terminal_ends_the_line_and_says_the_seed() -> None:
         said = _read_for(fd, 5)
         assert said == b"\r\npishti: you stopped the match with Ctrl-C (seed 1)\r\n", said
     assert status == [130]
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf"])
+@pytest.mark.parametrize("command", [["play"], ["arena", "standard", "novice", "--matches", "1"]])
+def test_a_move_time_that_is_not_finite_seconds_is_refused(command: list[str], value: str) -> None:
+    # Found by a new user: `--move-time nan` was taken, and the arena then printed
+    # "A - B points per deck: -14.67 [-inf, inf]".
+    result = CliRunner().invoke(app, [*command, "--move-time", value], input="q\n")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == "pishti: --move-time must be 0 (no limit) or positive seconds\n"

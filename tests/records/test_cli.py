@@ -222,6 +222,18 @@ def test_simulate_prints_figures_for_people() -> None:
     assert result.stdout.splitlines()[0] == "20 random 4-player matches to 101 (seed 1)"
     assert "decks per match     9.5" in result.stdout
     assert "team 0: 6, team 1: 14, draws: 0" in result.stdout
+    assert "(both teams)" in result.stdout
+
+
+def test_simulate_at_two_players_names_the_seats() -> None:
+    # Found by a new user: two-player matches were said to be won by "team 0".
+    args = ["simulate", "--matches", "20", "--seed", "1", "--players", "2"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[2] == "  points per deck     20.448  (both seats)"
+    assert lines[-1] == "  wins                seat 0: 8, seat 1: 12, draws: 0"
+    assert "team" not in result.stdout
 
 
 @pytest.mark.parametrize(

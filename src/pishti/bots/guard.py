@@ -35,6 +35,7 @@ play`` and the arena play the standard bot's card for that seat (R7.2).
 from __future__ import annotations
 
 import ctypes
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -167,9 +168,9 @@ class GuardedBot:
         """Guard ``bot``.
 
         Raises:
-            ValueError: ``move_time`` is not a positive number of seconds.
+            ValueError: ``move_time`` is not a positive, finite number of seconds.
         """
-        if move_time is not None and not move_time > 0:
+        if move_time is not None and not (move_time > 0 and math.isfinite(move_time)):
             raise ValueError(f"move_time must be positive seconds, not {move_time!r}")
         self.bot = bot
         self.spec = spec

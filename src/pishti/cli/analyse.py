@@ -17,28 +17,41 @@ from pishti.analysis import analyse_record, total_plays
 from pishti.analysis.position import SAMPLES
 from pishti.bots.expert import SAMPLES as EXPERT_SAMPLES
 from pishti.cli.app import app, fail
+from pishti.cli.files import output_path, replace_file
+from pishti.engine import card_symbol, parse_card
 from pishti.records import RecordError, read_record
 
 
 def summary_table(analysis: dict[str, Any]) -> Table:
-    """The per-seat summary of an analysis (:func:`analyse_record` output)."""
+    """The per-seat summary of an analysis (:func:`analyse_record` output); the
+    team column only at four players, where a team is two seats (R1.3)."""
     table = Table(title=f"Against the expert ({analysis['samples']} sampled decks a play)")
-    for name in ("seat", "team", "choices", "as expert", "best card", "points lost / deck"):
-        table.add_column(name, justify="right")
-    table.add_column("inaccuracies", justify="right")
-    table.add_column("mistakes", justify="right")
+    teams = analysis["players"] == 4
+    names = ["seat", "team"] if teams else ["seat"]
+    names += ["choices", "as expert", "best card", "points lost / deck"]
+    names += ["inaccuracies", "mistakes"]
+    for name in names:
+        # Each head as wide as its longest word: a one-word head is never cut
+        # ("inaccur…" at 80 columns), the others wrap, and the table fits 80 columns.
+        width = max(len(word) for word in name.split())
+        table.add_column(name, justify="right", min_width=width, max_width=max(width, 6))
     for row in analysis["seats"]:
-        table.add_row(
-            str(row["seat"]),
-            str(row["team"]),
+        cells = [str(row["seat"]), str(row["team"])] if teams else [str(row["seat"])]
+        cells += [
             str(row["choices"]),
             str(row["matches_expert"]),
             str(row["best"]),
             f"{row['points_lost_per_deck']:.2f}",
             str(row["inaccuracies"]),
             str(row["mistakes"]),
-        )
+        ]
+        table.add_row(*cells)
     return table
+
+
+def _card(text: str) -> str:
+    """A card of the analysis (``"TD"``) as the other commands show it (``"10♦"``)."""
+    return card_symbol(parse_card(text))
 
 
 def marked_table(analysis: dict[str, Any]) -> Table:
@@ -53,13 +66,17 @@ def marked_table(analysis: dict[str, Any]) -> Table:
                     str(deck["deck"]),
                     str(p["play"]),
                     str(p["seat"]),
-                    p["card"],
-                    p["best"],
-                    p["expert"],
+                    _card(p["card"]),
+                    _card(p["best"]),
+                    _card(p["expert"]),
                     f"{p['loss']:.2f}",
                     p["mark"],
                 )
     return table
+
+
+def _write_text(path: str, text: str) -> None:
+    Path(path).write_text(text, encoding="utf-8")
 
 
 @app.command("analyse")
@@ -79,7 +96,13 @@ def analyse_command(
     ] = EXPERT_SAMPLES,
     seed: Annotated[int, typer.Option(help="The same seed gives the same analysis.")] = 0,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Also write the JSON to this file.")
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="<path>",
+            help="Also write the JSON to this file (replacing it).",
+        ),
     ] = None,
 ) -> None:
     """Weigh every play of a match record against the expert bot.
@@ -89,8 +112,10 @@ def analyse_command(
     points, and a summary per seat.
 
     A progress bar shows on a terminal (on stderr).  A broken or illegal record
-    exits with status 1 and a one-line message.
+    exits with status 1 and a one-line message; an --output file that cannot be
+    written is refused before the analysis starts (status 2).
     """
+    output_file = None if output is None else output_path(output, "--output")
     try:
         record = read_record(record_file)
         total = total_plays(record)
@@ -116,8 +141,11 @@ def analyse_command(
     except RecordError as exc:
         raise fail(f"{record_file}: {exc}") from None
     text = json.dumps(analysis)
-    if output is not None:
-        output.write_text(text + "\n", encoding="utf-8")
+    if output_file is not None:
+        try:
+            replace_file(output_file, lambda temporary: _write_text(temporary, text + "\n"))
+        except OSError as exc:
+            raise fail(f"--output {output_file}: could not be written ({exc.strerror})") from None
     if as_json:
         typer.echo(text)
         return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import re
 import signal
@@ -182,7 +183,10 @@ def arena_command(
     players: Annotated[int, typer.Option(help="4 (partners) or 2.")] = 4,
     matches: Annotated[
         int | None,
-        typer.Option(help="Duplicate matches; each is played twice, the sides swapped. [100]"),
+        typer.Option(
+            help="Duplicate matches; each is played twice, the sides swapped "
+            "(default: 100; with --resume, the run's own).",
+        ),
     ] = None,
     target: Annotated[int, typer.Option(help="Points to reach: 51, 101 or 151.")] = 101,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
@@ -259,7 +263,7 @@ def arena_command(
         count = 100 if matches is None else matches
         if count < 1:
             raise fail("--matches must be at least 1", 2)
-        if move_time < 0:
+        if not math.isfinite(move_time) or move_time < 0:
             raise fail("--move-time must be 0 (no limit) or positive seconds", 2)
         settings = RunSettings(
             (bot_a, bot_b),

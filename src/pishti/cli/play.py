@@ -12,6 +12,7 @@ each card as it is played, and the count table after every deck (R5.5).
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import random
 import signal
@@ -39,6 +40,7 @@ from pishti.bots.plugins import is_plugin_spec
 from pishti.cli.app import app, fail
 from pishti.cli.arena import allow_local_plugins
 from pishti.cli.count import count_table
+from pishti.cli.files import output_path, replace_file
 from pishti.engine import (
     TARGETS,
     Card,
@@ -329,7 +331,8 @@ class TerminalTable:
             verb = "play" if event.seat == self.human else "plays"
             c.print(f"{who[0].upper()}{who[1:]} {verb} {show_card(event.card)}")
         elif isinstance(event, PileCaptured):
-            line = f"  ... and takes {cards_count(event.count)}"
+            takes = "take" if event.seat == self.human else "takes"
+            line = f"  ... and {takes} {cards_count(event.count)}"
             if self.match.players == 4:
                 line += f" for {self.team_name(event.team)}"
             if event.took_face_down:
@@ -343,8 +346,9 @@ class TerminalTable:
             c.print("  [bold yellow]Jack pishti![/bold yellow] 20 points.")
         elif isinstance(event, DeckCounted):
             if event.last_pile:
+                go = "goes" if event.last_pile == 1 else "go"
                 c.print(
-                    f"The {cards_count(event.last_pile)} left on the table go to "
+                    f"The {cards_count(event.last_pile)} left on the table {go} to "
                     f"{self.team_name(event.last_capture_team)}, "
                     f"{'which' if self.match.players == 4 else 'who'} took last (R5.1)."
                 )
@@ -458,8 +462,9 @@ def play_command(
     record: Annotated[
         str | None,
         typer.Option(
+            metavar="<path>",
             help="Write the match record (R10) to this file (replacing it) once the match is "
-            "over or you leave it, for `pishti replay` and `pishti analyse`.",
+            "over or you leave it, for pishti replay and pishti analyse.",
         ),
     ] = None,
 ) -> None:
@@ -474,7 +479,7 @@ def play_command(
     allow_local_plugins()
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    if move_time < 0:
+    if not math.isfinite(move_time) or move_time < 0:
         raise fail("--move-time must be 0 (no limit) or positive seconds", 2)
     try:
         seated = {s: make_bot(bots, seed * 10 + s) for s in range(players) if s != HUMAN_SEAT}
@@ -483,7 +488,7 @@ def play_command(
     if is_plugin_spec(bots):
         limit = move_time if move_time > 0 else None
         seated = {s: GuardedBot(bot, bots, limit) for s, bot in seated.items()}
-    record_file = None if record is None else record_path(record)
+    record_file = None if record is None else output_path(record, "--record")
     match = Match(players, target, seed=seed)
     console = Console(highlight=False)
     label = f"match seed {seed}"
@@ -519,78 +524,13 @@ def play_command(
         raise typer.Exit(1)
 
 
-def record_path(text: str) -> Path:
-    """The file ``--record`` names, checked by :func:`check_writable`.
-
-    Raises:
-        typer.Exit: after one line (status 2): ``text`` is empty or ends with a
-            slash (a folder, where a file name is wanted).
-    """
-    if not text:
-        raise fail("--record '': give a file name", 2)
-    if text.endswith(("/", os.sep)):
-        raise fail(f"--record {text!r}: give a file name, not a folder", 2)
-    path = Path(text)
-    check_writable(path)
-    return path
-
-
-def check_writable(path: Path) -> None:
-    """Refuse, before the match starts, a record file that could not be written:
-    its folder missing, not a folder where a file can be made (tried with an
-    empty temporary file, removed at once), or ``path`` something other than
-    a regular file.  Nothing of the match is written yet, since the record
-    holds every hidden card (R7.7).
-
-    Raises:
-        typer.Exit: after one line naming the file (status 2).
-    """
-    folder = path.parent
-    if not folder.is_dir():
-        raise fail(f"--record {path}: the folder {folder} does not exist", 2)
-    if path.is_dir():
-        raise fail(f"--record {path}: a folder; give a file name", 2)
-    if path.exists() and not path.is_file():
-        raise fail(f"--record {path}: not a regular file", 2)
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".pishti-record-"):
-            pass
-    except OSError as exc:
-        raise fail(f"--record {path}: cannot be written here ({exc.strerror})", 2) from None
-
-
-def _file_mode(path: Path) -> int:
-    """The permissions for a record written to ``path``: those of the file
-    there, else what a new file gets (0o666 less the umask)."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
 def write_record_file(record: MatchRecord, path: Path) -> None:
-    """Write ``record`` (R10) to ``path`` through a temporary file in the same
-    folder, renamed over ``path`` once complete: a write that fails leaves a
-    file already there as it was.  The file keeps the permissions of the one
-    it replaces (a new one gets the umask's); when ``path`` is a symlink, the
-    file it points to is written.
+    """Write ``record`` (R10) to ``path`` whole or not at all (:func:`replace_file`).
 
     Raises:
-        OSError: the temporary file could not be written or renamed.
+        OSError: the file could not be written.
     """
-    target = Path(os.path.realpath(path))  # a symlink's file is written, not the link
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".pishti-record-")
-    os.close(fd)
-    try:
-        os.chmod(temporary, _file_mode(target))
-        write_record(record, temporary)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    replace_file(path, lambda temporary: write_record(record, temporary))
 
 
 def save_record(match: Match, path: Path | None, console: Console) -> bool:

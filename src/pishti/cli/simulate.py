@@ -12,6 +12,7 @@ import typer
 from rich.progress import Progress
 
 from pishti.cli.app import app, fail
+from pishti.cli.count import side_names
 from pishti.engine import TARGETS, Match
 
 
@@ -100,11 +101,13 @@ def simulate_command(
         return
     typer.echo(f"{matches} random {players}-player matches to {target} (seed {seed})")
     typer.echo(f"  decks per match     {figures['decks_per_match']}")
-    typer.echo(f"  points per deck     {figures['points_per_deck']}  (both teams)")
+    names = side_names(players)
+    both = "both teams" if players == 4 else "both seats"
+    typer.echo(f"  points per deck     {figures['points_per_deck']}  ({both})")
     typer.echo(f"  card points / deck  {figures['card_points_per_deck']}")
     typer.echo(f"  pishtis per deck    {figures['pishtis_per_deck']}")
     typer.echo(f"  jack pishtis / deck {figures['jack_pishtis_per_deck']}")
     typer.echo(
-        f"  wins                team 0: {figures['team0_wins']}, "
-        f"team 1: {figures['team1_wins']}, draws: {figures['draws']}"
+        f"  wins                {names[0]}: {figures['team0_wins']}, "
+        f"{names[1]}: {figures['team1_wins']}, draws: {figures['draws']}"
     )

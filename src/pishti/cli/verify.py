@@ -40,7 +40,7 @@ def verify_command(
     except NotVerifiable as exc:
         if replayed is not None:
             raise fail(f"{file}: {replayed}") from None
-        raise fail(f"{file}: cannot be verified: {exc}") from None
+        raise fail(f"{file}: {exc}") from None
     for check in checks:
         typer.echo(check.line())
     bad = [c for c in checks if not c.ok]
