@@ -61,3 +61,19 @@ def test_every_help_fits_80_columns_whole(command: str) -> None:
     assert "\u2026" not in result.output
     assert "``" not in result.output
     assert max(len(line) for line in result.output.splitlines()) <= 80
+
+
+def test_help_paragraphs_reflow_to_the_terminal() -> None:
+    # Found by a new user: the docstrings' own line breaks were kept, so the text
+    # came out ragged at 60 columns and did not use the width at 100.
+    result = CliRunner().invoke(app, ["verify", "--help"], env={"COLUMNS": "100"})
+    lines = [line.strip() for line in result.output.splitlines()]
+    assert (
+        "Prints one line for the commitment, one for the first dealer and one per deck: "
+        '"ok", or "DIFFERS"' in lines
+    )
+    result = CliRunner().invoke(app, ["verify", "--help"], env={"COLUMNS": "60"})
+    paragraph = result.output.split("(R11.9).")[1].split("╭")[0].split()
+    assert " ".join(paragraph).startswith("Prints one line for the commitment, one for the first")
+    widths = [len(line.rstrip()) for line in result.output.splitlines()[5:10]]
+    assert min(widths) >= 50, widths

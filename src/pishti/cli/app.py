@@ -9,6 +9,9 @@ app = typer.Typer(
     help="Pishti (Pişti): replay match records, simulate matches, play and serve tables.",
     no_args_is_help=True,
     add_completion=False,
+    # Help paragraphs reflow to the terminal's width (rich mode keeps the
+    # docstrings' line breaks, which read ragged at other widths).
+    rich_markup_mode="markdown",
     pretty_exceptions_enable=False,
 )
 
