@@ -96,6 +96,10 @@ CASES = [
     (_set("players", "4"), None, None, "players must be 4 or 2, not '4'"),
     (_set("target", 0), None, None, "target must be a positive number of points, not 0"),
     (_set("target", True), None, None, "target must be a positive number of points, not True"),
+    # A new user's `{}` was told "players must be 4 or 2, not None".
+    (lambda d: d.pop("players"), None, None, 'the record has no "players" (R10)'),
+    (lambda d: d.pop("target"), None, None, 'the record has no "target" (R10)'),
+    (lambda d: d.pop("decks"), None, None, 'the record has no "decks" (R10)'),
 ]  # fmt: skip
 
 

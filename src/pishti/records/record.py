@@ -138,6 +138,9 @@ def parse_record(data: Any) -> MatchRecord:
     """
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
+    for field in ("players", "target", "decks"):
+        if field not in data:
+            raise RecordError(f'the record has no "{field}" (R10)')
     players = data.get("players")
     if not _int(players) or players not in (2, 4):
         raise RecordError(f"players must be 4 or 2, not {players!r}")
