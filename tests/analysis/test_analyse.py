@@ -235,3 +235,20 @@ def test_the_tables_at_two_players_and_80_columns() -> None:
     first = [cell.strip() for cell in marked[0].split("│")[1:-1]]
     assert first == ["1", "10", "0", "K♦", "8♦", "K♦", "10.00", "mistake"]
     assert "│ 3    │ 1    │ 1    │ 10♦    │ 9♥   │ 10♦    │ 12.00       │ mistake │" in lines
+
+
+def test_the_output_may_not_be_the_record_itself(tmp_path: Path) -> None:
+    # Found by a new user: `analyse self.json -o self.json` wrote the analysis over
+    # the record.
+    path = tmp_path / "self.json"
+    write_record(_cut(read_record(RECORDS / "two_player_with_pishti.json"), 3), path)
+    before = path.read_bytes()
+    link = tmp_path / "link.json"
+    link.symlink_to(path)
+    for output in (path, link):
+        result = runner.invoke(app, ["analyse", str(path), "-o", str(output)])
+        assert result.exit_code == 2, result.output
+        assert result.stderr == (
+            f"pishti: --output {output}: the record being analysed; give another file\n"
+        )
+    assert path.read_bytes() == before

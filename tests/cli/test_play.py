@@ -195,6 +195,30 @@ def test_one_card_left_on_the_table_goes_to_who_took_last() -> None:
     assert "The 1 card left on the table goes to you, who took last (R5.1)." in result.stdout
 
 
+def test_a_record_path_through_a_missing_folder_or_a_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by a new user: "nodir/../r.json" was taken (resolved without nodir) and
+    # reported under a name no other program can open; "r.json/x.json" was said to be
+    # a missing folder; a read-only file failed only after the match.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.json").write_text("{}")
+    (tmp_path / "ro.json").write_text("{}")
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, mode: Path(p).name != "ro.json" and real_access(p, mode)
+    )
+    for given, said in (
+        ("nodir/../x.json", "the folder nodir/.. does not exist"),
+        ("r.json/x.json", "r.json is not a folder"),
+        ("ro.json", "the file there may not be written (read-only)"),
+    ):
+        result = runner.invoke(app, ["play", "--record", given], input="1\n" * 400)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"pishti: --record {given}: {said}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "ro.json"]
+
+
 def test_a_hand_with_no_cards_left_is_shown_without_a_gap() -> None:
     # Found by a new user: "seat 1 (opponent, novice):  0 cards", two spaces.
     match = Match(2, 51, seed=3)

@@ -161,4 +161,4 @@ def test_a_move_time_that_is_not_finite_seconds_is_refused(command: list[str], v
     # "A - B points per deck: -14.67 [-inf, inf]".
     result = CliRunner().invoke(app, [*command, "--move-time", value], input="q\n")
     assert result.exit_code == 2, result.output
-    assert result.stderr == "pishti: --move-time must be 0 (no limit) or positive seconds\n"
+    assert result.stderr == "pishti: --move-time must be 0 (no limit) or positive, finite seconds\n"

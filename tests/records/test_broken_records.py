@@ -100,6 +100,9 @@ CASES = [
     (lambda d: d.pop("players"), None, None, 'the record has no "players" (R10)'),
     (lambda d: d.pop("target"), None, None, 'the record has no "target" (R10)'),
     (lambda d: d.pop("decks"), None, None, 'the record has no "decks" (R10)'),
+    (lambda d: d["decks"][1].pop("dealer"), 2, None, 'has no "dealer" (R10)'),
+    (lambda d: d["decks"][0].pop("middle"), 1, None, 'has no "middle" (R10)'),
+    (lambda d: d["decks"][0].pop("deals"), 1, None, 'has no "deals" (R10)'),
 ]  # fmt: skip
 
 

@@ -116,6 +116,8 @@ def analyse_command(
     written is refused before the analysis starts (status 2).
     """
     output_file = None if output is None else output_path(output, "--output")
+    if output_file is not None and output_file.resolve() == record_file.resolve():
+        raise fail(f"--output {output}: the record being analysed; give another file", 2)
     try:
         record = read_record(record_file)
         total = total_plays(record)

@@ -264,7 +264,7 @@ def arena_command(
         if count < 1:
             raise fail("--matches must be at least 1", 2)
         if not math.isfinite(move_time) or move_time < 0:
-            raise fail("--move-time must be 0 (no limit) or positive seconds", 2)
+            raise fail("--move-time must be 0 (no limit) or positive, finite seconds", 2)
         settings = RunSettings(
             (bot_a, bot_b),
             players,

@@ -35,9 +35,10 @@ def output_path(text: str, option: str) -> Path:
 
 def check_writable(path: Path, option: str) -> None:
     """Refuse, before the work starts, a file that could not be written: a
-    symlink loop, its folder missing (the folder of the file a symlink points
-    to), not a folder where a file can be made (tried with an empty temporary
-    file, removed at once), or something other than a regular file there.
+    symlink loop, its folder missing or not a folder (as written, and the
+    folder of the file a symlink points to), a folder where no file can be made
+    (tried with an empty temporary file, removed at once), something other
+    than a regular file there, or a file there that may not be written.
 
     Raises:
         typer.Exit: after one line naming the file and ``option`` (status 2).
@@ -46,15 +47,20 @@ def check_writable(path: Path, option: str) -> None:
         target = target_of(path)
     except OSError as exc:
         raise fail(f"{option} {path}: {exc.strerror}", 2) from None
-    folder = target.parent
-    if not folder.is_dir():
-        raise fail(f"{option} {path}: the folder {folder} does not exist", 2)
+    # The folder as written first: "nodir/../x" resolves to "x" without nodir.
+    for folder in dict.fromkeys((path.parent, target.parent)):
+        if folder.exists() and not folder.is_dir():
+            raise fail(f"{option} {path}: {folder} is not a folder", 2)
+        if not folder.is_dir():
+            raise fail(f"{option} {path}: the folder {folder} does not exist", 2)
     if target.is_dir():
         raise fail(f"{option} {path}: a folder; give a file name", 2)
     if target.exists() and not target.is_file():
         raise fail(f"{option} {path}: not a regular file", 2)
+    if target.exists() and not os.access(target, os.W_OK):
+        raise fail(f"{option} {path}: the file there may not be written (read-only)", 2)
     try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".pishti-"):
+        with tempfile.NamedTemporaryFile(dir=target.parent, prefix=".pishti-"):
             pass
     except OSError as exc:
         raise fail(f"{option} {path}: cannot be written here ({exc.strerror})", 2) from None
@@ -103,8 +109,8 @@ def replace_file(path: Path, write: Callable[[str], None]) -> None:
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".pishti-")
     os.close(fd)
     try:
-        os.chmod(temporary, _file_mode(target))
         write(temporary)
+        os.chmod(temporary, _file_mode(target))  # after the write: the mode may be read-only
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -480,7 +480,7 @@ def play_command(
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     if not math.isfinite(move_time) or move_time < 0:
-        raise fail("--move-time must be 0 (no limit) or positive seconds", 2)
+        raise fail("--move-time must be 0 (no limit) or positive, finite seconds", 2)
     try:
         seated = {s: make_bot(bots, seed * 10 + s) for s in range(players) if s != HUMAN_SEAT}
     except ValueError as exc:

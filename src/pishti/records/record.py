@@ -151,6 +151,9 @@ def parse_record(data: Any) -> MatchRecord:
     for i, raw in enumerate(_list(data.get("decks"), "decks", None), start=1):
         if not isinstance(raw, dict):
             raise RecordError("a deck must be a JSON object", i)
+        for field in ("dealer", "middle", "deals"):
+            if field not in raw:
+                raise RecordError(f'has no "{field}" (R10)', i)
         dealer = raw.get("dealer")
         if not _int(dealer) or not 0 <= dealer < players:
             raise RecordError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}", i)
