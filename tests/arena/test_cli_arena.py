@@ -84,3 +84,20 @@ def test_arena_refuses_bad_arguments() -> None:
     assert "--players must be 4 or 2" in result.output
     result = runner.invoke(app, ["arena", "novice", "random", "--target", "60"])
     assert result.exit_code == 2
+
+
+def test_a_long_bot_name_is_shown_whole_at_80_columns(tmp_path: Path) -> None:
+    # Found by a new user: a plug-in named by its file path was cut in the table's
+    # head ("A: /tmp/trial2/examples/lin…").
+    plugin = f"{Path(__file__).parents[1] / 'bots' / 'sample_plugin.py'}:LowestCardBot"
+    args = ["arena", plugin, "random", "--players", "2", "--matches", "1", "--target", "51"]
+    result = runner.invoke(
+        app, [*args, "--results", str(tmp_path / "r.jsonl")], env={"COLUMNS": "80"}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("┏"))
+    bottom = next(i for i, line in enumerate(lines) if line.startswith("┡"))
+    head = "".join(line.split("┃")[2].strip() for line in lines[top + 1 : bottom])
+    assert head == f"A:{plugin}"  # folded over the lines of the head, the space lost
+    assert "…" not in result.stdout

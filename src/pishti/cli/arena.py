@@ -62,8 +62,8 @@ def report_table(summary: dict[str, Any]) -> Table:
     a, b = summary["sides"]
     table = Table(title="Arena (95% confidence intervals in brackets)")
     table.add_column("")
-    table.add_column(f"A: {a.spec}", justify="right")
-    table.add_column(f"B: {b.spec}", justify="right")
+    table.add_column(f"A: {a.spec}", justify="right", overflow="fold")
+    table.add_column(f"B: {b.spec}", justify="right", overflow="fold")
     table.add_row("match win rate", a.win_rate.text(3), b.win_rate.text(3))
     table.add_row("points per deck", a.points_per_deck.text(), b.points_per_deck.text())
     table.add_row("pishtis per deck", a.pishtis_per_deck.text(3), b.pishtis_per_deck.text(3))
