@@ -259,6 +259,26 @@ def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str
         )
         page.wait_for_selector("#replay-problem")
         assert "deck 1, play 1" in page.inner_text("#replay-problem")
+        # A missing field is named, as `pishti replay` names it (it said "not undefined").
+        missing = (
+            ({}, 'the record has no "players" (R10)'),
+            ({**broken, "decks": [{}]}, 'deck 1: has no "dealer" (R10)'),
+        )
+        for data, said in missing:
+            page.set_input_files(
+                "#record-file",
+                files=[
+                    {
+                        "name": "x.json",
+                        "mimeType": "application/json",
+                        "buffer": json.dumps(data).encode(),
+                    }
+                ],
+            )
+            page.wait_for_function(
+                "said => document.querySelector('#replay-problem')?.innerText.includes(said)",
+                arg=said,
+            )
         page.set_input_files("#record-file", str(path))
         page.wait_for_selector("#replay-where")
         assert page.inner_text("#replay-title") == "Yeniden izleme"

@@ -74,6 +74,9 @@ function checkList(value, what, deck) {
  */
 export function replayRecord(data) {
   if (!data || typeof data !== "object" || Array.isArray(data)) throw new RecordProblem("a record must be a JSON object");
+  for (const field of ["players", "target", "decks"]) {
+    if (!(field in data)) throw new RecordProblem(`the record has no "${field}" (R10)`);
+  }
   const players = data.players;
   if (players !== 4 && players !== 2) throw new RecordProblem(`players must be 4 or 2, not ${JSON.stringify(players)}`);
   const target = data.target;
@@ -86,6 +89,9 @@ export function replayRecord(data) {
   rawDecks.forEach((raw, index) => {
     const number = index + 1;
     if (!raw || typeof raw !== "object") throw new RecordProblem("a deck must be a JSON object", number);
+    for (const field of ["dealer", "middle", "deals"]) {
+      if (!(field in raw)) throw new RecordProblem(`has no "${field}" (R10)`, number);
+    }
     if (!Number.isInteger(raw.dealer) || raw.dealer < 0 || raw.dealer >= players) {
       throw new RecordProblem(`dealer must be a seat from 0 to ${players - 1}`, number);
     }
