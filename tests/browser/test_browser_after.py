@@ -232,6 +232,12 @@ def test_the_analysis_asked_for_and_shown(finished: Any, server: str) -> None:
     assert console == []
 
 
+def _open_record(page: Any, name: str, data: Any) -> None:
+    """Open ``data`` as the JSON file ``name`` in the replay page's file input."""
+    file = {"name": name, "mimeType": "application/json", "buffer": json.dumps(data).encode()}
+    page.set_input_files("#record-file", files=[file])
+
+
 def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str) -> None:
     _page, table_id, path = finished
     record = read_record(path)
@@ -247,16 +253,7 @@ def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str
         # A broken file is refused with the deck and play at fault, nothing shown.
         broken = json.loads(path.read_text())
         broken["decks"][0]["plays"][0] = broken["decks"][0]["plays"][1]
-        page.set_input_files(
-            "#record-file",
-            files=[
-                {
-                    "name": "broken.json",
-                    "mimeType": "application/json",
-                    "buffer": json.dumps(broken).encode(),
-                }
-            ],
-        )
+        _open_record(page, "broken.json", broken)
         page.wait_for_selector("#replay-problem")
         assert "deck 1, play 1" in page.inner_text("#replay-problem")
         # A missing field is named, as `pishti replay` names it (it said "not undefined").
@@ -265,16 +262,7 @@ def test_a_record_file_opened_from_disk(finished: Any, browser: Any, server: str
             ({**broken, "decks": [{}]}, 'deck 1: has no "dealer" (R10)'),
         )
         for data, said in missing:
-            page.set_input_files(
-                "#record-file",
-                files=[
-                    {
-                        "name": "x.json",
-                        "mimeType": "application/json",
-                        "buffer": json.dumps(data).encode(),
-                    }
-                ],
-            )
+            _open_record(page, "x.json", data)
             page.wait_for_function(
                 "said => document.querySelector('#replay-problem')?.innerText.includes(said)",
                 arg=said,

@@ -176,6 +176,18 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def move_time_limit(seconds: float) -> float | None:
+    """The time limit per move that ``--move-time`` gives: ``seconds``, or None
+    (no limit) for 0.
+
+    Raises:
+        typer.Exit: after one line (status 2): negative, NaN or infinite seconds.
+    """
+    if not math.isfinite(seconds) or seconds < 0:
+        raise fail("--move-time must be 0 (no limit) or positive, finite seconds", 2)
+    return seconds if seconds > 0 else None
+
+
 @app.command("arena")
 def arena_command(
     bot_a: Annotated[str | None, typer.Argument(help=BOT_HELP, metavar="BOT_A")] = None,
@@ -263,15 +275,13 @@ def arena_command(
         count = 100 if matches is None else matches
         if count < 1:
             raise fail("--matches must be at least 1", 2)
-        if not math.isfinite(move_time) or move_time < 0:
-            raise fail("--move-time must be 0 (no limit) or positive, finite seconds", 2)
         settings = RunSettings(
             (bot_a, bot_b),
             players,
             target,
             seed,
             count,
-            move_time if move_time > 0 else None,
+            move_time_limit(move_time),
             compare,
         )
         path = results if results is not None else default_results_path(bot_a, bot_b, players, seed)

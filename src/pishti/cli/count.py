@@ -62,12 +62,9 @@ def count_table(
             table.add_row(str(number), f"cut short after {deck.get('plays', 0)} plays", "", "")
             continue
         t0, t1 = deck["teams"]
-        label_number = True
-        for label, key in ROWS:
-            table.add_row(
-                str(number) if label_number else "", label, _cell(t0[key]), _cell(t1[key])
-            )
-            label_number = False
+        for line, (label, key) in enumerate(ROWS):
+            shown = "" if line else str(number)  # the deck's number on its first line
+            table.add_row(shown, label, _cell(t0[key]), _cell(t1[key]))
         table.add_row("", "deck total", str(t0["points"]), str(t1["points"]))
         table.add_row(
             "", "match total", str(deck["totals"][0]), str(deck["totals"][1]), end_section=True

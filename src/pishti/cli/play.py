@@ -12,7 +12,6 @@ each card as it is played, and the count table after every deck (R5.5).
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import random
 import signal
@@ -38,7 +37,7 @@ from pishti.bots.guard import (
 )
 from pishti.bots.plugins import is_plugin_spec
 from pishti.cli.app import app, fail
-from pishti.cli.arena import allow_local_plugins
+from pishti.cli.arena import allow_local_plugins, move_time_limit
 from pishti.cli.count import count_table
 from pishti.cli.files import output_path, replace_file
 from pishti.engine import (
@@ -479,14 +478,12 @@ def play_command(
     allow_local_plugins()
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    if not math.isfinite(move_time) or move_time < 0:
-        raise fail("--move-time must be 0 (no limit) or positive, finite seconds", 2)
+    limit = move_time_limit(move_time)
     try:
         seated = {s: make_bot(bots, seed * 10 + s) for s in range(players) if s != HUMAN_SEAT}
     except ValueError as exc:
         raise fail(str(exc), 2) from None
     if is_plugin_spec(bots):
-        limit = move_time if move_time > 0 else None
         seated = {s: GuardedBot(bot, bots, limit) for s, bot in seated.items()}
     record_file = None if record is None else output_path(record, "--record")
     match = Match(players, target, seed=seed)
